@@ -1,0 +1,24 @@
+import { readJsonBody } from '@/lib/http/body';
+import { respond } from '@/lib/http/respond';
+import { appContext } from '@/lib/runtime/context';
+import { sessionCookie, sessionTokenFrom } from '@/lib/staff/admin-auth';
+import { logIn, logOut } from '@/lib/staff/sessions';
+
+const secure = (req: Request) => new URL(req.url).protocol === 'https:';
+
+// POST /admin/api/session – staff login
+export function POST(req: Request) {
+  return respond(async () => {
+    const { json } = await readJsonBody(req, 16 * 1024);
+    const { token, expires } = await logIn(appContext(), json);
+    return Response.json({ status: 'success' }, { headers: { 'Set-Cookie': sessionCookie(token, expires, secure(req)) } });
+  });
+}
+
+// DELETE /admin/api/session – logout
+export function DELETE(req: Request) {
+  return respond(async () => {
+    await logOut(appContext(), sessionTokenFrom(req.headers.get('cookie')));
+    return Response.json({ status: 'success' }, { headers: { 'Set-Cookie': sessionCookie('', null, secure(req)) } });
+  });
+}

@@ -1,0 +1,16 @@
+import { LoginForm } from './login-form';
+
+export const metadata = { title: 'Sign in · Vitrine' };
+
+// GET /admin/login – staff sign-in
+export default function LoginPage() {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="mb-1 text-2xl font-semibold">Vitrine</h1>
+        <p className="mb-6 text-sm text-slate-500">Sign in to watch your catalog imports.</p>
+        <LoginForm />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,19 @@
+import { acceptImport } from '@/lib/imports/intake';
+import { importAccepted } from '@/lib/http/import-response';
+import { respond } from '@/lib/http/respond';
+import { appContext } from '@/lib/runtime/context';
+
+// POST /import/locations – replace the shop's locations tree
+export function POST(req: Request) {
+  return respond(async () => importAccepted((await acceptImport(appContext(), req, 'locations', 'POST')).importId));
+}
+
+// PUT /import/locations – add or update the listed nodes
+export function PUT(req: Request) {
+  return respond(async () => importAccepted((await acceptImport(appContext(), req, 'locations', 'PUT')).importId));
+}
+
+// DELETE /import/locations – remove the listed ids
+export function DELETE(req: Request) {
+  return respond(async () => importAccepted((await acceptImport(appContext(), req, 'locations', 'DELETE')).importId));
+}

@@ -1,0 +1,60 @@
+// npm start: the public API, the admin app and (unless WORKERS=off) the job workers, in one process.
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+import { ensureBuild } from '@/lib/runtime/build';
+import { boot } from '@/lib/runtime/boot';
+import { readSettings } from '@/lib/runtime/settings';
+import { startWorkers } from '@/workers';
+import { log } from '@/lib/runtime/log';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main() {
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  const settings = readSettings();
+  const dev = process.argv.includes('--dev');
+  if (!dev) ensureBuild(root, log);
+  const runtime = await boot({ maintenance: settings.workers });
+  const stopWorkers = settings.workers ? await startWorkers(runtime.ctx) : undefined;
+
+  const app = next({ dev, dir: root, hostname: settings.host, port: settings.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`request failed: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  server.listen(settings.port, settings.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : settings.port;
+    log(`listening on http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${port} (workers ${stopWorkers ? 'on' : 'off'})`);
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    // Stop taking requests, let the ones in flight finish, then let running jobs finish.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    await closed;
+    clearTimeout(force);
+    await stopWorkers?.();
+    await runtime.shutdown();
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

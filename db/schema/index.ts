@@ -1,0 +1,5 @@
+export * from './shops';
+export * from './staff';
+export * from './imports';
+export * from './catalog';
+export * from './mail';

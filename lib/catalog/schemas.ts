@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+// Field helpers whose messages read as sentences: "name is required", "parent must be a string".
+export function requiredString(field: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .trim()
+    .min(1, `${field} must not be empty`);
+}
+
+export function optionalString(field: string) {
+  return z.string({ error: `${field} must be a string` }).nullish();
+}
+
+/** An id: a non-empty string, or a number kept as its string form (CONTRACT §3). */
+export function identifier(field: string, maxLength = 255) {
+  return z
+    .union([z.string(), z.number().finite()], {
+      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string or a number`),
+    })
+    .transform((value) => String(value).trim())
+    .pipe(z.string().min(1, `${field} must not be empty`).max(maxLength, `${field} must be at most ${maxLength} characters`));
+}
+
+/** A parent reference: null, absent or "" for a root. */
+function parentRef() {
+  return z
+    .union([z.string(), z.number().finite(), z.null()], { error: 'parent must be a string, a number or null' })
+    .transform((value) => (value === null ? null : String(value).trim() || null));
+}
+
+export const CategoryInput = z.object({
+  id: identifier('id'),
+  name: requiredString('name'),
+  parent: parentRef().optional().transform((value) => value ?? null),
+  url: optionalString('url'),
+  alias: optionalString('alias'),
+});
+export type CategoryInput = z.infer<typeof CategoryInput>;
+
+export const LocationInput = z.object({
+  id: identifier('id'),
+  name: requiredString('name'),
+  // Spec 2.3 makes parent required for locations: null marks a root.
+  parent: z
+    .unknown()
+    .refine((value) => value !== undefined, 'parent is required (null for a root)')
+    .pipe(parentRef()),
+  type: optionalString('type'),
+  group: z
+    .union([z.string(), z.array(z.string())], { error: 'group must be a string or an array of strings' })
+    .nullish()
+    .transform((value) => (value == null ? null : Array.isArray(value) ? value : [value])),
+  discount_percent: z.number({ error: 'discount_percent must be a number' }).finite().nullish(),
+  search_level_up: z.number({ error: 'search_level_up must be an integer' }).int('search_level_up must be an integer').nullish(),
+});
+export type LocationInput = z.infer<typeof LocationInput>;
+
+export const NodeId = identifier('id');

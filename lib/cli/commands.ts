@@ -1,0 +1,43 @@
+import { AppError } from '@/lib/http/errors';
+import { getImport, presentImport } from '@/lib/imports/import-records';
+import type { AppContext } from '@/lib/runtime/context';
+import { createShop, listShops, rotateShopSecret } from '@/lib/shops/manage-shops';
+import { createStaffUser } from '@/lib/staff/users';
+import { optional, required, type ParsedArgs } from './args';
+
+export const BOOLEAN_FLAGS = ['listing-extended-default', 'technical-notices'];
+
+type Command = (ctx: AppContext, args: ParsedArgs) => Promise<unknown>;
+
+// CONTRACT §2: each command prints exactly one JSON document.
+export const commands: Record<string, Command> = {
+  'shop create': (ctx, args) =>
+    createShop(ctx, {
+      name: required(args, 'name'),
+      currency: optional(args, 'currency'),
+      listingExtendedDefault: args.flags.has('listing-extended-default'),
+    }),
+  'shop list': (ctx) => listShops(ctx),
+  'shop rotate-secret': (ctx, args) => rotateShopSecret(ctx, required(args, 'shop')),
+  'user create': (ctx, args) =>
+    createStaffUser(ctx, {
+      email: required(args, 'email'),
+      password: required(args, 'password'),
+      shops: args.options.get('shop') ?? [],
+      technicalNotices: args.flags.has('technical-notices'),
+    }),
+  'import status': async (ctx, args) => {
+    const id = Number(required(args, 'id'));
+    if (!Number.isInteger(id) || id <= 0) throw new AppError('VALIDATION', '--id must be an import id (a positive integer)');
+    return presentImport(await getImport(ctx, required(args, 'shop'), id));
+  },
+};
+
+export function findCommand(words: string[]): Command {
+  const name = words.slice(0, 2).join(' ');
+  const command = commands[name];
+  if (!command) {
+    throw new AppError('VALIDATION', `unknown command "${name}"; commands: ${Object.keys(commands).join(', ')}`);
+  }
+  return command;
+}

@@ -1,0 +1,45 @@
+import { AppError } from './errors';
+
+export type JsonBody = { raw: Buffer; json: unknown };
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  return value.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Reads a JSON request body: 415 unless Content-Type is application/json, 413 past `limit` bytes
+ * (refused from Content-Length alone when it says so, otherwise reading stops at the limit),
+ * 400 when the bytes are not JSON.
+ */
+export async function readJsonBody(req: Request, limit: number): Promise<JsonBody> {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes`);
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const raw = Buffer.concat(chunks, size);
+  if (size === 0) throw new AppError('VALIDATION', 'Request body is empty; expected a JSON object');
+  try {
+    return { raw, json: JSON.parse(raw.toString('utf8')) };
+  } catch (error) {
+    throw new AppError('VALIDATION', `Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

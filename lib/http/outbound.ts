@@ -1,0 +1,128 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+
+/** A target we will not contact: private, loopback, link-local, multicast or reserved. */
+export class OutboundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundRefused';
+  }
+}
+
+const blocked = new net.BlockList();
+for (const [address, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(address, prefix, 'ipv4');
+}
+for (const [address, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['64:ff9b::', 96],
+] as const) {
+  blocked.addSubnet(address, prefix, 'ipv6');
+}
+
+export function isPublicAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return isPublicAddress(mapped[1]);
+    return !blocked.check(address, 'ipv6');
+  }
+  return !blocked.check(address, 'ipv4');
+}
+
+export type OutboundPolicy = { allowHosts: string[]; timeoutMs: number };
+
+function allowed(hostname: string, policy: OutboundPolicy) {
+  return policy.allowHosts.includes(hostname.toLowerCase().replace(/^\[|\]$/g, ''));
+}
+
+/**
+ * The address check runs inside the socket's own DNS lookup, so the address we check is the
+ * address we connect to (no rebinding between check and use).
+ */
+function guardedLookup(policy: OutboundPolicy, hostname: string): net.LookupFunction {
+  return (host, options, callback) => {
+    dns.lookup(host, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      const refused = list.find((a) => !isPublicAddress(a.address));
+      if (refused && !allowed(hostname, policy)) {
+        return callback(new OutboundRefused(`${hostname} resolves to a non-public address (${refused.address})`), '', 0);
+      }
+      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}
+
+export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`${url.protocol} URLs are not allowed`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) && !isPublicAddress(host) && !allowed(host, policy)) {
+    throw new OutboundRefused(`${host} is not a public address`);
+  }
+  return url;
+}
+
+export type OutboundResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/**
+ * One HTTP request to a shop-supplied URL, refused for non-public targets unless the host is
+ * allow-listed; redirects are returned, not followed; the body is read up to `maxBytes`.
+ */
+export function requestOutbound(
+  raw: string,
+  policy: OutboundPolicy,
+  init: { method: string; headers?: Record<string, string>; body?: string | Buffer; maxBytes?: number },
+): Promise<OutboundResponse> {
+  const url = checkOutboundUrl(raw, policy);
+  const client = url.protocol === 'https:' ? https : http;
+  const maxBytes = init.maxBytes ?? 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      { method: init.method, headers: init.headers, lookup: guardedLookup(policy, url.hostname), timeout: policy.timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            req.destroy(new Error(`response larger than ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${policy.timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}

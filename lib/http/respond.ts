@@ -1,0 +1,29 @@
+import crypto from 'node:crypto';
+import { ZodError } from 'zod';
+import { AppError, statusOf } from './errors';
+import { describeZodError } from './zod-message';
+
+export function errorBody(message: string) {
+  return { status: 'error', payload: { message } };
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ZodError) error = new AppError('VALIDATION', describeZodError(error));
+  if (error instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+    return Response.json(errorBody(error.message), { status: statusOf[error.code], headers });
+  }
+  const requestId = crypto.randomUUID();
+  console.error(`[${requestId}] unexpected error`, error);
+  return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
+}
+
+/** Runs a handler body and maps anything it throws to the spec's error body, in one place. */
+export async function respond(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

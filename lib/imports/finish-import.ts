@@ -1,0 +1,65 @@
+import type { TransactionSql } from 'postgres';
+import { bumpCatalogVersion } from '@/lib/catalog/version';
+import { enqueue } from '@/lib/jobs';
+import { queueFailureNotice } from '@/lib/mail/failure-notice';
+import type { AppContext } from '@/lib/runtime/context';
+import type { ImportOutcome } from './outcome';
+
+type Finished = {
+  id: number;
+  operation: string;
+  status: 'done' | 'failed';
+  items_total: number | null;
+  items_applied: number;
+  items_rejected: number;
+  message: string | null;
+  webhook: string | null;
+};
+
+const WEBHOOK_ERRORS = 100;
+
+function summarise(outcome: ImportOutcome, total: number | null, failure?: string): string | null {
+  if (failure) return failure;
+  if (outcome.rejected > 0) {
+    return `${outcome.rejected} of ${total ?? outcome.itemsTotal} items were rejected; the other ${outcome.applied} were applied`;
+  }
+  return null;
+}
+
+/**
+ * Settles an import inside the transaction that applied it: the record, the catalog version,
+ * the webhook and the failure notice all commit together with the data, or not at all.
+ */
+export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: string, importId: number, outcome: ImportOutcome, failure?: string): Promise<void> {
+  const failed = failure !== undefined || outcome.rejected > 0;
+  const [total] = await tx<{ items_total: number | null }[]>`select items_total from imports where shop_id = ${shopId} and id = ${importId}`;
+  const itemsTotal = failure ? total.items_total : outcome.itemsTotal;
+  const [record] = await tx<Finished[]>`
+    update imports
+       set status = ${failed ? 'failed' : 'done'},
+           finished_at = now(),
+           items_total = ${itemsTotal},
+           items_applied = ${outcome.applied},
+           items_rejected = ${outcome.rejected},
+           errors = ${JSON.stringify(outcome.errors)}::jsonb,
+           warnings = ${JSON.stringify(outcome.warnings)}::jsonb,
+           message = ${summarise(outcome, itemsTotal, failure)}
+     where shop_id = ${shopId} and id = ${importId}
+ returning id, operation, status, items_total, items_applied, items_rejected, message, webhook`;
+  if (outcome.changed) await bumpCatalogVersion(tx, shopId);
+
+  if (record.webhook) {
+    const counts = {
+      import_id: record.id,
+      operation: record.operation,
+      items_total: record.items_total,
+      items_applied: record.items_applied,
+      items_rejected: record.items_rejected,
+    };
+    const body = failed
+      ? { status: 'error', message: record.message ?? 'Import failed', ...counts, errors: outcome.errors.slice(0, WEBHOOK_ERRORS) }
+      : { status: 'success', ...counts, warnings: outcome.warningCount };
+    await enqueue(ctx.boss, 'webhooksDeliver', { shopId, importId, url: record.webhook, body }, { tx });
+  }
+  if (failed) await queueFailureNotice(ctx, tx, shopId, { ...record, errors: outcome.errors });
+}

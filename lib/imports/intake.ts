@@ -1,0 +1,61 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { readJsonBody } from '@/lib/http/body';
+import { AppError } from '@/lib/http/errors';
+import { consumeRateLimit } from '@/lib/http/rate-limit';
+import { describeZodError } from '@/lib/http/zod-message';
+import { enqueue } from '@/lib/jobs';
+import type { AppContext } from '@/lib/runtime/context';
+import { authenticateShop } from '@/lib/shops/authenticate';
+import { operationFor, operations, type ImportMethod, type Resource } from './operations';
+import { ProductMethod, WebhookUrl } from './schemas';
+
+const gzip = promisify(zlib.gzip);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Takes an import request as CONTRACT §3 orders it: body limits, credentials, the shop's rate
+ * limit, envelope checks; then stores the raw body, its import record and the job in one
+ * transaction. Once this returns, no crash loses the import.
+ */
+export async function acceptImport(ctx: AppContext, req: Request, resource: Resource, httpMethod: ImportMethod): Promise<{ importId: number }> {
+  const { limits } = ctx.settings;
+  const { raw, json } = await readJsonBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER);
+  if (!isObject(json)) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
+  const shop = await authenticateShop(ctx.sql, json.shop_id, json.shop_secret);
+  if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
+
+  let method = httpMethod;
+  if (resource === 'products' && httpMethod === 'POST' && json.method !== undefined && json.method !== null) {
+    const parsed = ProductMethod.safeParse(json.method);
+    if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
+    method = parsed.data;
+  }
+  const operation = operationFor(resource, method);
+  if (!operation) throw new AppError('VALIDATION', `${method} is not supported on /import/${resource}`);
+  const field = operations[operation].field;
+  const list = json[field];
+  if (list === undefined) throw new AppError('VALIDATION', `${field} is required`);
+  if (!Array.isArray(list)) throw new AppError('VALIDATION', `${field} must be an array`);
+  let webhook: string | null = null;
+  if (json.webhook !== undefined && json.webhook !== null && json.webhook !== '') {
+    const parsed = WebhookUrl.safeParse(json.webhook);
+    if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
+    webhook = parsed.data;
+  }
+
+  const body = await gzip(raw, { level: 1 });
+  const importId = await ctx.sql.begin(async (tx) => {
+    const [record] = await tx<{ id: number }[]>`
+      insert into imports (shop_id, operation, items_total, webhook, body_bytes)
+      values (${shop.id}, ${operation}, ${list.length}, ${webhook}, ${raw.length})
+      returning id`;
+    await tx`insert into import_bodies (shop_id, import_id, body) values (${shop.id}, ${record.id}, ${body})`;
+    await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
+    return record.id;
+  });
+  return { importId };
+}

@@ -1,0 +1,35 @@
+import type { ImportProblem } from '@/db/schema';
+
+// Stored problems per import are capped; counts stay exact.
+const KEEP = 1000;
+
+/** What applying one import did: counts, and the first problems of each kind. */
+export class ImportOutcome {
+  itemsTotal = 0;
+  applied = 0;
+  rejected = 0;
+  warningCount = 0;
+  readonly errors: ImportProblem[] = [];
+  readonly warnings: ImportProblem[] = [];
+  // Whether anything stored changed, so readers must refresh.
+  changed = false;
+
+  reject(problem: ImportProblem): void {
+    this.rejected++;
+    if (this.errors.length < KEEP) this.errors.push(problem);
+  }
+
+  warn(problem: ImportProblem): void {
+    this.warningCount++;
+    if (this.warnings.length < KEEP) this.warnings.push(problem);
+  }
+}
+
+export function itemIdOf(item: unknown): string | undefined {
+  if (item && typeof item === 'object' && 'id' in item) {
+    const id = (item as { id: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') return String(id);
+  }
+  if (typeof item === 'string' || typeof item === 'number') return String(item);
+  return undefined;
+}

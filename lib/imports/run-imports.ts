@@ -1,0 +1,86 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { TransactionSql } from 'postgres';
+import { applyTree } from '@/lib/catalog/apply-tree';
+import type { AppContext } from '@/lib/runtime/context';
+import { finishImport } from './finish-import';
+import { operations, type Operation } from './operations';
+import { ImportOutcome } from './outcome';
+
+const gunzip = promisify(zlib.gunzip);
+
+// Advisory-lock class for "this shop's imports are being applied".
+const SHOP_IMPORT_LOCK = 7_301;
+
+type Pending = { id: number; operation: Operation };
+
+async function nextPending(ctx: AppContext, shopId: string): Promise<Pending | undefined> {
+  const [row] = await ctx.sql<Pending[]>`
+    select id, operation from imports
+     where shop_id = ${shopId} and status in ('queued', 'running')
+     order by id limit 1`;
+  return row;
+}
+
+/**
+ * Applies the shop's pending imports one by one, in arrival order, while holding the shop's
+ * advisory lock: one applier per shop across every process, others proceed in parallel. The
+ * lock dies with its connection, so a crashed applier's import is picked up again.
+ */
+export async function runPendingImports(ctx: AppContext, shopId: string): Promise<void> {
+  for (;;) {
+    const conn = await ctx.sql.reserve();
+    try {
+      const [{ locked }] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(${SHOP_IMPORT_LOCK}, hashtext(${shopId})) as locked`;
+      // The holder looks for more work after it lets go, so nothing waits on us.
+      if (!locked) return;
+      try {
+        for (let next = await nextPending(ctx, shopId); next; next = await nextPending(ctx, shopId)) {
+          await applyImport(ctx, shopId, next);
+        }
+      } finally {
+        await conn`select pg_advisory_unlock(${SHOP_IMPORT_LOCK}, hashtext(${shopId}))`;
+      }
+    } finally {
+      conn.release();
+    }
+    // An import that arrived while we held the lock woke a job that found it taken.
+    if (!(await nextPending(ctx, shopId))) return;
+  }
+}
+
+/** Shops with imports waiting: after a restart, or when a wake-up job was lost. */
+export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]> {
+  const rows = await ctx.sql<{ shop_id: string }[]>`
+    select distinct shop_id from imports where status in ('queued', 'running')`;
+  return rows.map((row) => row.shop_id);
+}
+
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, body: Record<string, unknown>): Promise<ImportOutcome> {
+  const { resource, field } = operations[operation];
+  const list = body[field] as unknown[];
+  const verb = operation.split('.')[1];
+  if (resource === 'categories' || resource === 'locations') {
+    return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
+  }
+  throw new Error('product imports are not available in this version of Vitrine yet');
+}
+
+async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
+  await ctx.sql`update imports set status = 'running', started_at = now() where shop_id = ${shopId} and id = ${pending.id}`;
+  try {
+    const [stored] = await ctx.sql<{ body: Buffer }[]>`
+      select body from import_bodies where shop_id = ${shopId} and import_id = ${pending.id}`;
+    const body = JSON.parse((await gunzip(stored.body)).toString('utf8')) as Record<string, unknown>;
+    await ctx.sql.begin(async (tx) => {
+      const outcome = await applyOperation(tx, shopId, pending.operation, body);
+      await finishImport(ctx, tx, shopId, pending.id, outcome);
+    });
+  } catch (error) {
+    // Nothing of it was stored (its transaction rolled back): record why, and move on so the
+    // shop's later imports are not held up.
+    const message = `Import could not be applied: ${error instanceof Error ? error.message : String(error)}`;
+    console.error(`[vitrine] import ${pending.id} of shop ${shopId} failed`, error);
+    await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
+  }
+}

@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import { PgBoss } from 'pg-boss';
+import type { Sql } from 'postgres';
+import { connectDatabase, type Database } from '@/db/client';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/db/embedded';
+import { runMigrations } from '@/db/migrate';
+import { createQueues } from '@/lib/jobs';
+import { readSettings, type Settings } from './settings';
+import { setAppContext, type AppContext } from './context';
+import { log } from '@/lib/runtime/log';
+
+export type Runtime = { ctx: AppContext; shutdown: () => Promise<void> };
+
+
+async function loadSealKey(sql: Sql): Promise<Buffer> {
+  const fromEnv = process.env.SECRET_KEY;
+  if (fromEnv) {
+    const key = /^[0-9a-f]{64}$/i.test(fromEnv) ? Buffer.from(fromEnv, 'hex') : Buffer.from(fromEnv, 'base64');
+    if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
+    return key;
+  }
+  const generated = crypto.randomBytes(32).toString('base64');
+  await sql`insert into server_keys (name, value) values ('seal', ${generated}) on conflict (name) do nothing`;
+  const [row] = await sql<{ value: string }[]>`select value from server_keys where name = 'seal'`;
+  return Buffer.from(row.value, 'base64');
+}
+
+/**
+ * Connects to PostgreSQL (embedded when DATABASE_URL is unset), runs migrations, starts pg-boss
+ * and publishes the context. `maintenance` lets this process run pg-boss's supervision.
+ */
+export async function boot(options: { maintenance: boolean; settings?: Settings }): Promise<Runtime> {
+  const settings = options.settings ?? readSettings();
+  let embedded: EmbeddedDatabase | undefined;
+  let url = settings.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(settings.dataDir, log);
+    url = embedded.url;
+    if (embedded.owned) log(`embedded PostgreSQL started on ${settings.dataDir}`);
+  }
+  let database: Database | undefined;
+  let boss: PgBoss | undefined;
+  try {
+    database = connectDatabase(url);
+    await runMigrations(database.db);
+    const sealKey = await loadSealKey(database.sql);
+    boss = new PgBoss({
+      connectionString: url,
+      max: 4,
+      supervise: options.maintenance,
+      schedule: false,
+      useListenNotify: options.maintenance,
+      application_name: 'vitrine-jobs',
+    });
+    boss.on('error', (error) => log(`jobs: ${error instanceof Error ? error.message : String(error)}`));
+    await boss.start();
+    await createQueues(boss, settings.webhooks);
+    const ctx: AppContext = { sql: database.sql, db: database.db, boss, settings, sealKey };
+    setAppContext(ctx);
+    const db = database;
+    const jobsBoss = boss;
+    return {
+      ctx,
+      shutdown: async () => {
+        setAppContext(undefined);
+        await jobsBoss.stop({ graceful: true, timeout: 30_000 }).catch((e) => log(`jobs stop: ${String(e)}`));
+        await db.close().catch(() => {});
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await boss?.stop({ graceful: false }).catch(() => {});
+    await database?.close().catch(() => {});
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+import path from 'node:path';
+
+// Every setting the service reads, in one place; README "Settings" lists the same names.
+export type Settings = ReturnType<typeof readSettings>;
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function list(name: string): string[] {
+  return (process.env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+export function readSettings() {
+  const limitsOn = process.env.LIMITS !== 'off';
+  return {
+    port: int('PORT', 3000),
+    host: process.env.HOST || '0.0.0.0',
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: path.resolve(process.env.DATA_DIR || '.data'),
+    workers: process.env.WORKERS !== 'off',
+    limits: {
+      enabled: limitsOn,
+      bodyBytes: int('BODY_LIMIT_BYTES', 36_700_160),
+      writesPerMinute: int('RATE_LIMIT_PER_MINUTE', 40),
+      readsPerMinute: int('READ_RATE_LIMIT_PER_MINUTE', 6000),
+    },
+    webhooks: {
+      allowHosts: list('WEBHOOK_ALLOW_HOSTS'),
+      retryLimit: int('WEBHOOK_RETRY_LIMIT', 5),
+      retryDelaySeconds: int('WEBHOOK_RETRY_DELAY_SECONDS', 30),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000),
+    },
+    mail: {
+      smtpUrl: process.env.SMTP_URL || undefined,
+      from: process.env.MAIL_FROM || 'Vitrine <vitrine@localhost>',
+    },
+    publicUrl: process.env.PUBLIC_URL || undefined,
+    sessionDays: int('SESSION_DAYS', 14),
+    importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),
+  };
+}
