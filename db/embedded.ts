@@ -55,6 +55,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const pgDir = path.join(dataDir, 'pg');
   const passwordFile = path.join(dataDir, 'pg-password');
   await fs.mkdir(dataDir, { recursive: true });
+  // PostgreSQL runs as its own user when we are root: it must be able to reach its directory.
+  await fs.chmod(dataDir, 0o755);
 
   const existing = await runningCluster(pgDir);
   if (existing) {

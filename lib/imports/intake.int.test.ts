@@ -1,0 +1,163 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
+import { createTestShop, type TestShop } from '@/lib/testing/factories';
+import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
+import { startServer, type TestServer } from '@/lib/testing/server';
+
+let database: TestDatabase;
+let server: TestServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startServer({ DATABASE_URL: database.url });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.close();
+});
+
+async function post(path: string, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }, method = 'POST') {
+  const response = await fetch(`${server.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+describe('import intake', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await createTestShop(database.ctx);
+  });
+
+  it('accepts a valid import with 204, no body and X-Import-Id, and applies it', async () => {
+    const { response, importId } = await sendImport(server.url, 'POST', 'categories', shop, { categories: [{ id: 'a', name: 'A' }] });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect(importId).toBeGreaterThan(0);
+    const record = await waitForImport(server.url, shop, importId!);
+    expect(record).toMatchObject({ id: importId, shop_id: shop.shop_id, operation: 'categories.replace', status: 'done', items_total: 1, items_applied: 1, items_rejected: 0, errors: [], message: null });
+    expect(Date.parse(record.finished_at as string)).toBeGreaterThanOrEqual(Date.parse(record.received_at as string));
+  });
+
+  it('answers 400 with the error body for a body that is not JSON', async () => {
+    const result = await post('/import/categories', '{"shop_id": ');
+    expect(result.status).toBe(400);
+    expect(result.body.status).toBe('error');
+    expect(result.body.payload.message).toMatch(/not valid JSON/);
+  });
+
+  it('answers 400 alike for an unknown shop and a wrong secret', async () => {
+    const unknown = await post('/import/categories', JSON.stringify({ shop_id: 'nope', shop_secret: shop.shop_secret, categories: [] }));
+    const wrong = await post('/import/categories', JSON.stringify({ shop_id: shop.shop_id, shop_secret: 'wrong', categories: [] }));
+    const missing = await post('/import/categories', JSON.stringify({ categories: [] }));
+    for (const result of [unknown, wrong, missing]) {
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({ status: 'error', payload: { message: 'Invalid shop_id or shop_secret' } });
+    }
+  });
+
+  it('answers 415 for a Content-Type other than application/json', async () => {
+    const result = await post('/import/categories', JSON.stringify({ ...shop, categories: [] }), { 'Content-Type': 'text/plain' });
+    expect(result.status).toBe(415);
+    expect(result.body.payload.message).toBe('Content-Type must be application/json');
+    const withCharset = await post('/import/categories', JSON.stringify({ ...shop, categories: [] }), { 'Content-Type': 'application/json; charset=utf-8' });
+    expect(withCharset.status).toBe(204);
+  });
+
+  it('answers 400 naming the field for a missing or non-array list and a bad webhook', async () => {
+    const missing = await post('/import/locations', JSON.stringify({ ...shop }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.payload.message).toBe('locations is required');
+    const notArray = await post('/import/products', JSON.stringify({ ...shop, items: {} }), undefined, 'PUT');
+    expect(notArray.status).toBe(400);
+    expect(notArray.body.payload.message).toBe('items must be an array');
+    const webhook = await post('/import/categories', JSON.stringify({ ...shop, categories: [], webhook: 'ftp://example.com/x' }));
+    expect(webhook.status).toBe(400);
+    expect(webhook.body.payload.message).toBe('webhook must be an http(s) URL');
+    const method = await post('/import/products', JSON.stringify({ ...shop, items: [], method: 'GET' }));
+    expect(method.status).toBe(400);
+    expect(method.body.payload.message).toBe('method must be one of PUT, PATCH, DELETE');
+  });
+
+  it('records the operation each method maps to', async () => {
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['PUT', 'categories', { categories: [] }, 'categories.upsert'],
+      ['DELETE', 'categories', { categories: [] }, 'categories.delete'],
+      ['POST', 'locations', { locations: [] }, 'locations.replace'],
+      ['PUT', 'products', { items: [] }, 'products.put'],
+      ['PATCH', 'products', { items: [] }, 'products.patch'],
+      ['DELETE', 'products', { items: [] }, 'products.delete'],
+      ['POST', 'products', { items: [] }, 'products.load'],
+      ['POST', 'products', { items: [], method: 'patch' }, 'products.patch'],
+    ];
+    for (const [method, resource, fields, operation] of cases) {
+      const { response, importId } = await sendImport(server.url, method, resource, shop, fields);
+      expect(response.status, `${method} ${resource}`).toBe(204);
+      expect((await importStatus(server.url, shop, importId!)).operation).toBe(operation);
+    }
+  });
+
+  it('refuses a declared body over 35 MiB with 413 before reading it', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${server.url}/import/categories`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(36_700_161) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+        req.destroy();
+      });
+      req.on('error', reject);
+      // Only the first bytes are ever sent: the answer must come without the rest.
+      req.write('{"shop_id":"x"');
+    });
+    expect(status).toBe(413);
+  });
+
+  it('stops reading a chunked body at the 35 MiB limit with 413', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > 40) return controller.close();
+        sent++;
+        controller.enqueue(sent === 1 ? Buffer.from('{"a":"') : chunk);
+      },
+    });
+    const response = await fetch(`${server.url}/import/categories`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).payload.message).toMatch(/exceeds the limit of 36700160 bytes/);
+  });
+
+  it('accepts a body just under the limit', async () => {
+    const filler = 'x'.repeat(36_700_160 - 200);
+    const body = JSON.stringify({ ...shop, categories: [], note: filler });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(36_700_160);
+    const result = await post('/import/categories', body);
+    expect(result.status).toBe(204);
+  });
+});
+
+describe('import status', () => {
+  it('answers only the owning shop, with 404 for unknown ids', async () => {
+    const owner = await createTestShop(database.ctx);
+    const other = await createTestShop(database.ctx);
+    const { importId } = await sendImport(server.url, 'PUT', 'locations', owner, { locations: [{ id: 'msk', name: 'Moscow', parent: null }] });
+    await waitForImport(server.url, owner, importId!);
+    const foreign = await post('/import/status', JSON.stringify({ ...other, import_id: importId }));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.payload.message).toBe(`Import ${importId} not found`);
+    const badCreds = await post('/import/status', JSON.stringify({ shop_id: owner.shop_id, shop_secret: 'x', import_id: importId }));
+    expect(badCreds.status).toBe(400);
+    const badId = await post('/import/status', JSON.stringify({ ...owner, import_id: 'abc' }));
+    expect(badId.status).toBe(400);
+    expect(badId.body.payload.message).toBe('import_id must be an integer');
+  });
+});

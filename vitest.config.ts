@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+
+export default defineConfig({
+  resolve: { alias: { '@': root } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'workers/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: ['lib/**/*.int.test.ts', 'db/**/*.int.test.ts', 'workers/**/*.int.test.ts'],
+          globalSetup: ['lib/testing/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Two cores: each file may run a server and its own database.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
