@@ -6,6 +6,7 @@ import next from 'next';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
+import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
 import { log } from '@/lib/runtime/log';
 
@@ -34,11 +35,7 @@ async function main() {
     log(`listening on http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${port} (workers ${stopWorkers ? 'on' : 'off'})`);
   });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping`);
+  onShutdownSignal(async () => {
     // Stop taking requests, let the ones in flight finish, then let running jobs finish.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -47,11 +44,7 @@ async function main() {
     clearTimeout(force);
     await stopWorkers?.();
     await runtime.shutdown();
-    log('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 }
 
 main().catch((error) => {

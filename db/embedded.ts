@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -22,12 +23,18 @@ function freePort(): Promise<number> {
   });
 }
 
-function alive(pid: number): boolean {
+/** Alive and not a zombie: an orphan's corpse lingers when PID 1 does not reap (containers). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
@@ -41,6 +48,24 @@ async function runningCluster(pgDir: string): Promise<{ pid: number; port: numbe
   const port = Number(lines[3]);
   if (!pid || !port || !alive(pid)) return null;
   return { pid, port };
+}
+
+async function parentPid(pid: number): Promise<number | null> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  // Fields after the command name, which sits in parentheses and may contain spaces.
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields ? Number(fields[1]) : null;
+}
+
+/** Fast shutdown of a postmaster we did not spawn; resolves once it is gone. */
+async function stopPostmaster(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 30_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 function urlFor(password: string, port: number) {
@@ -61,7 +86,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const existing = await runningCluster(pgDir);
   if (existing) {
     const password = (await fs.readFile(passwordFile, 'utf8')).trim();
-    return { url: urlFor(password, existing.port), owned: false, stop: async () => {} };
+    // A cluster whose starter died (SIGKILL, OOM) is re-parented to init: adopt it, so the
+    // next clean shutdown stops it instead of leaving it running forever.
+    const orphaned = (await parentPid(existing.pid)) === 1;
+    if (orphaned) log(`adopting the embedded PostgreSQL left running by a process that died (pid ${existing.pid})`);
+    return { url: urlFor(password, existing.port), owned: orphaned, stop: orphaned ? () => stopPostmaster(existing.pid) : async () => {} };
   }
 
   const initialised = await fs

@@ -36,7 +36,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings 
   if (!url) {
     embedded = await startEmbeddedPostgres(settings.dataDir, log);
     url = embedded.url;
-    if (embedded.owned) log(`embedded PostgreSQL started on ${settings.dataDir}`);
+    log(`embedded PostgreSQL on ${settings.dataDir}${embedded.owned ? '' : ' (already running)'}`);
   }
   let database: Database | undefined;
   let boss: PgBoss | undefined;

@@ -20,9 +20,12 @@ function exited(child: ChildProcess): Promise<void> {
  * `env` adds settings; DATABASE_URL or DATA_DIR say which database it uses.
  */
 export async function startServer(env: Record<string, string | undefined>): Promise<TestServer> {
+  const merged: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
+  // An undefined value removes the variable (spawn would pass the string "undefined").
+  const childEnv = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env },
+    env: childEnv as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

