@@ -37,7 +37,7 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
   const [record] = await tx<Finished[]>`
     update imports
        set status = ${failed ? 'failed' : 'done'},
-           finished_at = now(),
+           finished_at = clock_timestamp(), -- now() is when the transaction began
            items_total = ${itemsTotal},
            items_applied = ${outcome.applied},
            items_rejected = ${outcome.rejected},
