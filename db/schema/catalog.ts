@@ -1,4 +1,4 @@
-import { index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { shops } from './shops';
 
 // `path` holds the ids from the root down to the node itself, through known nodes only:
@@ -39,4 +39,59 @@ export const locations = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('locations_path').using('gin', t.path)],
+);
+
+// One row per product. The columns are what the listing index and the SQL paths read; `data` is
+// the item as accepted (after CONTRACT §3's coercions), returned unchanged wherever the API shows
+// a product. A re-sent unchanged item (same `data`, same availability) costs no write.
+export const products = pgTable(
+  'products',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    groupId: text('group_id'),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    picture: text('picture').notNull(),
+    price: doublePrecision('price').notNull(),
+    oldprice: doublePrecision('oldprice'),
+    discountPercent: doublePrecision('discount_percent').notNull(),
+    currency: text('currency'),
+    brand: text('brand'),
+    merchants: text('merchants').array(),
+    categories: text('categories').array().notNull(),
+    available: boolean('available').notNull(),
+    stockQuantity: integer('stock_quantity'),
+    rating: doublePrecision('rating'),
+    priceMargin: doublePrecision('price_margin'),
+    // Kept across PUTs: set by the service, not by the shop's feed.
+    salesRate: doublePrecision('sales_rate').notNull().default(0),
+    firstAddedAt: timestamp('first_added_at', { withTimezone: true }).notNull().defaultNow(),
+    creationDate: timestamp('creation_date', { withTimezone: true }),
+    params: jsonb('params').notNull(),
+    data: jsonb('data').notNull(),
+    // The shop's catalog version in which this row last changed: readers fetch only what changed.
+    version: bigint('version', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('products_version').on(t.shopId, t.version)],
+);
+
+// A product's price and stock in one location (spec 2.5); absent locations mean "not in stock there"
+// for products that have offers.
+export const productOffers = pgTable(
+  'product_offers',
+  {
+    shopId: text('shop_id').notNull(),
+    productId: text('product_id').notNull(),
+    locationId: text('location_id').notNull(),
+    price: doublePrecision('price').notNull(),
+    oldprice: doublePrecision('oldprice'),
+    discountPercent: doublePrecision('discount_percent').notNull(),
+    stockQuantity: integer('stock_quantity'),
+    data: jsonb('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.productId, t.locationId] })],
 );

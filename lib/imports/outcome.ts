@@ -13,6 +13,8 @@ export class ImportOutcome {
   readonly warnings: ImportProblem[] = [];
   // Whether anything stored changed, so readers must refresh.
   changed = false;
+  // Set when the applier bumped the catalog version itself (it stamps changed rows with it).
+  version?: number;
 
   reject(problem: ImportProblem): void {
     this.rejected++;

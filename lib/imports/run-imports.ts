@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
+import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
@@ -63,7 +64,8 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   if (resource === 'categories' || resource === 'locations') {
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
-  throw new Error('product imports are not available in this version of Vitrine yet');
+  if (verb === 'put' || verb === 'load') return applyProducts(tx, shopId, verb, list);
+  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {

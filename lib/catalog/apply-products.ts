@@ -1,0 +1,208 @@
+import type { TransactionSql } from 'postgres';
+import { describeZodError } from '@/lib/http/zod-message';
+import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
+import { copyRows, type CopyValue } from './copy-rows';
+import { discountPercent, ItemInput } from './product-schema';
+import { identifier } from './schemas';
+import { bumpCatalogVersion } from './version';
+
+const PRODUCT_COLUMNS = [
+  'id',
+  'group_id',
+  'name',
+  'url',
+  'picture',
+  'price',
+  'oldprice',
+  'discount_percent',
+  'currency',
+  'brand',
+  'merchants',
+  'categories',
+  'available',
+  'stock_quantity',
+  'rating',
+  'price_margin',
+  'creation_date',
+  'params',
+  'data',
+];
+const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
+const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
+
+type Prepared = { id: string; product: CopyValue[]; offers: CopyValue[][] };
+
+/** An item as stored: columns for the readers, `data` as accepted, one row per location offer. */
+function prepare(item: ItemInput): Prepared {
+  const params = (item.params ?? []).filter((param) => param.name !== '');
+  const data = { ...item, ...(item.params ? { params } : {}) };
+  const offers = (item.locations ?? []).map((offer) => {
+    // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
+    const price = offer.price ?? item.price;
+    const oldprice = offer.oldprice ?? item.oldprice ?? null;
+    const { location: _location, ...rest } = offer;
+    return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
+  });
+  const created = item.creation_date ? new Date(item.creation_date.replace(' ', 'T')).toISOString() : null;
+  return {
+    id: item.id,
+    product: [
+      item.id,
+      item.group_id ?? null,
+      item.name,
+      item.url,
+      item.picture,
+      item.price,
+      item.oldprice ?? null,
+      discountPercent(item.discount_percent, item.price, item.oldprice),
+      item.currency ?? null,
+      item.brand ?? null,
+      item.merchant ?? null,
+      item.categories,
+      item.available ?? true,
+      item.stock_quantity ?? null,
+      item.rating ?? null,
+      item.price_margin ?? null,
+      created,
+      { json: params },
+      { json: data },
+    ],
+    offers,
+  };
+}
+
+async function knownIds(tx: TransactionSql, table: 'categories' | 'locations', shopId: string): Promise<Set<string>> {
+  const rows = await tx<{ id: string }[]>`select id from ${tx(table)} where shop_id = ${shopId}`;
+  return new Set(rows.map((row) => row.id));
+}
+
+function validateItems(list: unknown[], outcome: ImportOutcome, categories: Set<string>, locations: Set<string>): Map<string, Prepared> {
+  const items = new Map<string, Prepared>();
+  list.forEach((raw, position) => {
+    const parsed = ItemInput.safeParse(raw);
+    if (!parsed.success) {
+      outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
+      return;
+    }
+    const item = parsed.data;
+    if (items.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
+    if (item.categories.length === 0) outcome.warn({ item_id: item.id, position, message: 'categories is empty; the product is in no category' });
+    for (const category of item.categories) {
+      if (!categories.has(category)) outcome.warn({ item_id: item.id, position, message: `category ${category} is unknown; the product counts in it once it arrives` });
+    }
+    for (const offer of item.locations ?? []) {
+      if (!locations.has(offer.location)) outcome.warn({ item_id: item.id, position, message: `location ${offer.location} is unknown` });
+    }
+    items.set(item.id, prepare(item));
+  });
+  return items;
+}
+
+/**
+ * PUT (and POST "load") of products in the caller's transaction: validate item by item, COPY the
+ * valid ones into staging, upsert only rows whose data or availability changed (keeping
+ * sales_rate and first_added_at), rewrite the offers of changed products. `load` also marks every
+ * product of the shop that is not in the request as not in stock.
+ */
+export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[]): Promise<ImportOutcome> {
+  const outcome = new ImportOutcome();
+  outcome.itemsTotal = list.length;
+  const [categories, locations] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId)]);
+  const items = validateItems(list, outcome, categories, locations);
+  outcome.applied = items.size;
+  const version = await bumpCatalogVersion(tx, shopId);
+  outcome.version = version;
+
+  await tx.unsafe(`
+    create temp table staging_products (
+      id text primary key, group_id text, name text, url text, picture text, price float8, oldprice float8,
+      discount_percent float8, currency text, brand text, merchants text[], categories text[], available bool,
+      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, params jsonb, data jsonb
+    ) on commit drop;
+    create temp table staging_offers (
+      product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
+    ) on commit drop;
+    create temp table staging_changed (id text primary key) on commit drop;`);
+  await copyRows(tx, 'staging_products', PRODUCT_COLUMNS, (function* () {
+    for (const item of items.values()) yield item.product;
+  })());
+  await copyRows(tx, 'staging_offers', OFFER_COLUMNS, (function* () {
+    for (const item of items.values()) yield* item.offers;
+  })());
+
+  const changed = await tx.unsafe(
+    `with changed as (
+       insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, version, first_added_at, updated_at)
+       select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from staging_products s
+       on conflict (shop_id, id) do update
+          set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, version = excluded.version, updated_at = now()
+        where p.data is distinct from excluded.data or p.available is distinct from excluded.available
+       returning p.id)
+     insert into staging_changed select id from changed`,
+    [shopId, version],
+  );
+  if (changed.count > 0) {
+    outcome.changed = true;
+    await tx`delete from product_offers o using staging_changed c where o.shop_id = ${shopId} and o.product_id = c.id`;
+    await tx.unsafe(
+      `insert into product_offers (shop_id, ${OFFER_COLUMNS.join(', ')})
+       select distinct on (o.product_id, o.location_id) $1, ${OFFER_COLUMNS.map((c) => `o.${c}`).join(', ')}
+         from staging_offers o join staging_changed c on c.id = o.product_id`,
+      [shopId],
+    );
+  }
+  if (mode === 'load') {
+    const disabled = await tx`
+      update products p set available = false, version = ${version}, updated_at = now()
+       where p.shop_id = ${shopId} and p.available
+         and not exists (select 1 from staging_products s where s.id = p.id)`;
+    if (disabled.count > 0) outcome.changed = true;
+  }
+  return outcome;
+}
+
+const ProductId = identifier('id', 64);
+
+/**
+ * PATCH (the listed products are in stock, every other one is not) and DELETE (the listed ones
+ * are not in stock), as set-based updates. Unknown ids are warnings.
+ */
+export async function applyAvailability(tx: TransactionSql, shopId: string, mode: 'patch' | 'delete', list: unknown[]): Promise<ImportOutcome> {
+  const outcome = new ImportOutcome();
+  outcome.itemsTotal = list.length;
+  const ids = new Set<string>();
+  list.forEach((raw, position) => {
+    const parsed = ProductId.safeParse(raw);
+    if (!parsed.success) return outcome.reject({ item_id: itemIdOf(raw), position, message: `items[${position}] must be a product id: ${describeZodError(parsed.error)}` });
+    ids.add(parsed.data);
+  });
+  outcome.applied = ids.size;
+  const version = await bumpCatalogVersion(tx, shopId);
+  outcome.version = version;
+  await tx.unsafe(`create temp table staging_ids (id text primary key) on commit drop`);
+  await copyRows(tx, 'staging_ids', ['id'], (function* () {
+    for (const id of ids) yield [id];
+  })());
+
+  const unknown = await tx<{ id: string }[]>`
+    select s.id from staging_ids s where not exists (select 1 from products p where p.shop_id = ${shopId} and p.id = s.id)`;
+  for (const { id } of unknown) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
+
+  let touched = 0;
+  if (mode === 'patch') {
+    const on = await tx`
+      update products p set available = true, version = ${version}, updated_at = now()
+        from staging_ids s where p.shop_id = ${shopId} and p.id = s.id and not p.available`;
+    const off = await tx`
+      update products p set available = false, version = ${version}, updated_at = now()
+       where p.shop_id = ${shopId} and p.available and not exists (select 1 from staging_ids s where s.id = p.id)`;
+    touched = on.count + off.count;
+  } else {
+    const off = await tx`
+      update products p set available = false, version = ${version}, updated_at = now()
+        from staging_ids s where p.shop_id = ${shopId} and p.id = s.id and p.available`;
+    touched = off.count;
+  }
+  outcome.changed = touched > 0;
+  return outcome;
+}

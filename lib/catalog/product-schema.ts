@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { identifier } from './schemas';
+
+// Spec 2.4–2.8 with CONTRACT §3's coercions and limits. Unknown keys are kept (loose objects),
+// so a field we do not model yet still comes back as the shop sent it.
+
+const text = (field: string) => z.string({ error: `${field} must be a string` });
+const optionalText = (field: string) => text(field).nullish();
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false` }).nullish();
+const integer = (field: string) => z.number({ error: `${field} must be an integer` }).int(`${field} must be an integer`);
+const number = (field: string) => z.number({ error: `${field} must be a number` }).finite(`${field} must be a number`);
+const textList = (field: string) =>
+  z.array(z.union([z.string(), z.number().finite()]).transform(String), { error: `${field} must be an array of strings` });
+/** One string or an array of them (CONTRACT §3: "merchant may be a string"). */
+const oneOrMany = (field: string) =>
+  z
+    .union([z.string(), z.array(z.string())], { error: `${field} must be a string or an array of strings` })
+    .transform((value) => (Array.isArray(value) ? value : [value]));
+
+export const ParamInput = z.looseObject({
+  name: z.union([z.string(), z.number()], { error: 'params[].name must be a string' }).transform((v) => String(v).trim()),
+  value: z
+    .union([z.array(z.union([z.string(), z.number().finite(), z.boolean()])), z.string(), z.number().finite(), z.boolean()], {
+      error: 'params[].value must be an array of strings or numbers',
+    })
+    .transform((value) => (Array.isArray(value) ? value : [value])),
+  unit: z.string({ error: 'params[].unit must be a string or null' }).nullish(),
+  priority: integer('params[].priority').nullish(),
+  searchable: flag('params[].searchable'),
+});
+export type ParamInput = z.infer<typeof ParamInput>;
+
+export const OfferInput = z.looseObject({
+  location: identifier('locations[].location'),
+  price: number('locations[].price').positive('locations[].price must be greater than 0').nullish(),
+  oldprice: number('locations[].oldprice').positive('locations[].oldprice must be greater than 0').nullish(),
+  merchant: oneOrMany('locations[].merchant').nullish(),
+  stock_quantity: integer('locations[].stock_quantity').min(0, 'locations[].stock_quantity must not be negative').nullish(),
+  sizes: textList('locations[].sizes').nullish(),
+  weight: integer('locations[].weight').min(0, 'locations[].weight must not be negative').nullish(),
+  delivery_types: z.record(z.string(), integer('locations[].delivery_types values'), { error: 'locations[].delivery_types must be an object of integers' }).nullish(),
+  discount_percent: number('locations[].discount_percent').nullish(),
+});
+export type OfferInput = z.infer<typeof OfferInput>;
+
+const gender = optionalText('gender');
+
+const niche = {
+  fashion: z.looseObject({
+    gender,
+    type: optionalText('fashion.type'),
+    sizes: textList('fashion.sizes').nullish(),
+    colors: z
+      .array(
+        z.union([
+          z.looseObject({ color: text('fashion.colors[].color'), picture: optionalText('fashion.colors[].picture') }),
+          z.string().transform((color) => ({ color })),
+        ]),
+        { error: 'fashion.colors must be an array of {color, picture}' },
+      )
+      .nullish(),
+    feature: optionalText('fashion.feature'),
+  }),
+  child: z.looseObject({
+    type: optionalText('child.type'),
+    gender,
+    age: z.looseObject({ min: number('child.age.min').nullish(), max: number('child.age.max').nullish() }).nullish(),
+  }),
+  jewelry: z.looseObject({
+    gender,
+    color: optionalText('jewelry.color'),
+    metal: optionalText('jewelry.metal'),
+    gem: optionalText('jewelry.gem'),
+    ring_sizes: textList('jewelry.ring_sizes').nullish(),
+    bracelet_sizes: textList('jewelry.bracelet_sizes').nullish(),
+    chain_sizes: textList('jewelry.chain_sizes').nullish(),
+  }),
+  cosmetic: z.looseObject({
+    gender,
+    hypoallergenic: flag('cosmetic.hypoallergenic'),
+    periodic: flag('cosmetic.periodic'),
+    professional: flag('cosmetic.professional'),
+    skin: z.looseObject({ part: textList('cosmetic.skin.part').nullish(), type: textList('cosmetic.skin.type').nullish(), condition: textList('cosmetic.skin.condition').nullish() }).nullish(),
+    hair: z.looseObject({ type: textList('cosmetic.hair.type').nullish(), condition: textList('cosmetic.hair.condition').nullish() }).nullish(),
+    nail: z.looseObject({ type: optionalText('cosmetic.nail.type'), polish_color: optionalText('cosmetic.nail.polish_color') }).nullish(),
+    perfume: z.looseObject({ aroma: optionalText('cosmetic.perfume.aroma'), family: optionalText('cosmetic.perfume.family') }).nullish(),
+  }),
+  pharmacy: z.looseObject({
+    volumes: z.array(z.looseObject({ value: number('pharmacy.volumes[].value'), price: number('pharmacy.volumes[].price') }), { error: 'pharmacy.volumes must be an array' }).nullish(),
+  }),
+  book: z.looseObject({
+    author: optionalText('book.author'),
+    publisher: optionalText('book.publisher'),
+    series: optionalText('book.series'),
+    editor: optionalText('book.editor'),
+    illustrator: optionalText('book.illustrator'),
+    year: integer('book.year')
+      .refine((year) => year > 1700 && year < new Date().getFullYear(), { message: 'book.year must be above 1700 and below the current year' })
+      .nullish(),
+    isbn: oneOrMany('book.isbn').nullish(),
+  }),
+  realty: z.looseObject({
+    action: optionalText('realty.action'),
+    type: optionalText('realty.type'),
+    space: z.looseObject({ min: number('realty.space.min').nullish(), max: number('realty.space.max').nullish(), final: number('realty.space.final').nullish() }).nullish(),
+  }),
+  auto: z.looseObject({
+    vds: optionalText('auto.vds'),
+    periodic: flag('auto.periodic'),
+    compatibility: z.array(z.looseObject({ brand: optionalText('auto.compatibility[].brand'), model: optionalText('auto.compatibility[].model') }), { error: 'auto.compatibility must be an array' }).nullish(),
+  }),
+  fmcg: z.looseObject({ hypoallergenic: flag('fmcg.hypoallergenic'), periodic: flag('fmcg.periodic') }),
+  pets: z.looseObject({
+    periodic: flag('pets.periodic'),
+    breed: optionalText('pets.breed'),
+    type: optionalText('pets.type'),
+    age: optionalText('pets.age'),
+    size: optionalText('pets.size'),
+  }),
+};
+export const NICHE_SECTIONS = Object.keys(niche) as (keyof typeof niche)[];
+
+const isoDateTime = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const validDate = (field: string) =>
+  text(field).refine((value) => isoDateTime.test(value) && !Number.isNaN(Date.parse(value.replace(' ', 'T'))), {
+    message: `${field} must be an ISO 8601 date`,
+  });
+
+export const ItemInput = z.looseObject({
+  id: identifier('id', 64),
+  // CONTRACT §3: a Boolean or a stock count (a number > 0 means in stock).
+  available: z
+    .union([z.boolean(), z.number().finite()], { error: 'available must be true, false or a stock count' })
+    .transform((value) => (typeof value === 'number' ? value > 0 : value))
+    .nullish(),
+  categories: textList('categories').refine((list) => list.every((id) => id.trim() !== ''), { message: 'categories must not contain empty ids' }),
+  picture: text('picture').min(1, 'picture is required').max(500, 'picture must be at most 500 characters'),
+  name: text('name').trim().min(1, 'name is required').max(255, 'name must be at most 255 characters'),
+  price: number('price').positive('price must be greater than 0'),
+  url: text('url').trim().min(1, 'url is required'),
+  oldprice: number('oldprice').positive('oldprice must be greater than 0').nullish(),
+  currency: optionalText('currency'),
+  params: z.array(ParamInput, { error: 'params must be an array of {name, value}' }).nullish(),
+  group_id: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).transform(String).nullish(),
+  type_prefix: optionalText('type_prefix'),
+  brand: optionalText('brand'),
+  brand_picture: optionalText('brand_picture'),
+  vendor_code: z.union([z.string(), z.number()], { error: 'vendor_code must be a string' }).transform(String).nullish(),
+  barcode: z.union([z.string(), z.number()], { error: 'barcode must be a string' }).transform(String).nullish(),
+  model: optionalText('model'),
+  description: optionalText('description'),
+  merchant: oneOrMany('merchant').nullish(),
+  tags: textList('tags').nullish(),
+  stock_quantity: integer('stock_quantity').nullish(),
+  discount_percent: number('discount_percent').nullish(),
+  gift: z.union([z.string(), z.boolean()], { error: 'gift must be a string or a Boolean' }).nullish(),
+  installment: integer('installment').nullish(),
+  promocode: optionalText('promocode'),
+  price_with_promocode: number('price_with_promocode').nullish(),
+  deeplink_android: optionalText('deeplink_android'),
+  deeplink_ios: optionalText('deeplink_ios'),
+  bonuses_accrual_allowed: flag('bonuses_accrual_allowed'),
+  bonuses_spending_allowed: flag('bonuses_spending_allowed'),
+  discounts_allowed: flag('discounts_allowed'),
+  accessories: textList('accessories').nullish(),
+  customer_recommendations: textList('customer_recommendations').nullish(),
+  seasonality: z
+    .array(integer('seasonality[]').min(1, 'seasonality values must be 1 to 12').max(12, 'seasonality values must be 1 to 12'), {
+      error: 'seasonality must be an array of months 1 to 12',
+    })
+    .nullish(),
+  rating: number('rating').min(1, 'rating must be 1 to 5').max(5, 'rating must be 1 to 5').nullish(),
+  leftovers: optionalText('leftovers'),
+  is_new: flag('is_new'),
+  is_child: flag('is_child'),
+  is_fashion: flag('is_fashion'),
+  date: validDate('date').nullish(),
+  creation_date: validDate('creation_date').nullish(),
+  price_margin: number('price_margin').min(0, 'price_margin must be 0 to 100').max(100, 'price_margin must be 0 to 100').nullish(),
+  ignored: flag('ignored'),
+  locations: z.array(OfferInput, { error: 'locations must be an array of location offers' }).nullish(),
+  fashion: niche.fashion.nullish(),
+  child: niche.child.nullish(),
+  jewelry: niche.jewelry.nullish(),
+  cosmetic: niche.cosmetic.nullish(),
+  pharmacy: niche.pharmacy.nullish(),
+  book: niche.book.nullish(),
+  realty: niche.realty.nullish(),
+  auto: niche.auto.nullish(),
+  fmcg: niche.fmcg.nullish(),
+  pets: niche.pets.nullish(),
+});
+export type ItemInput = z.infer<typeof ItemInput>;
+
+/** Spec 2.3's rule: the given value, else floor((oldprice - price) / oldprice * 100), never negative. */
+export function discountPercent(given: number | null | undefined, price: number | null | undefined, oldprice: number | null | undefined): number {
+  if (given !== null && given !== undefined) return given;
+  if (!price || !oldprice || oldprice <= price) return 0;
+  return Math.floor(((oldprice - price) / oldprice) * 100 + 1e-9);
+}
