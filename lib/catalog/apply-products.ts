@@ -30,10 +30,11 @@ const PRODUCT_COLUMNS = [
 const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
 
-type Prepared = { id: string; product: CopyValue[]; offers: CopyValue[][] };
+export type Prepared = { id: string; product: CopyValue[]; offers: CopyValue[][] };
+export { PRODUCT_COLUMNS, OFFER_COLUMNS };
 
 /** An item as stored: columns for the readers, `data` as accepted, one row per location offer. */
-function prepare(item: ItemInput): Prepared {
+export function prepareItem(item: ItemInput): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   const data = { ...item, ...(item.params ? { params } : {}) };
   const offers = (item.locations ?? []).map((offer) => {
@@ -93,7 +94,7 @@ function validateItems(list: unknown[], outcome: ImportOutcome, categories: Set<
     for (const offer of item.locations ?? []) {
       if (!locations.has(offer.location)) outcome.warn({ item_id: item.id, position, message: `location ${offer.location} is unknown` });
     }
-    items.set(item.id, prepare(item));
+    items.set(item.id, prepareItem(item));
   });
   return items;
 }

@@ -1,0 +1,153 @@
+// npm run bench:import -- --products N (default 1,000,000)
+// Sends a synthetic catalog through the HTTP API in 5,000-item PUTs, as a shop would, and reports
+// end-to-end rates, PATCH/DELETE times and the server's peak RSS; then applies the same items with
+// Drizzle multi-row inserts (the naive baseline) in the same run.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql as drizzleSql } from 'drizzle-orm';
+import { products } from '@/db/schema';
+import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/apply-products';
+import { ItemInput } from '@/lib/catalog/product-schema';
+import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
+import { boot } from '@/lib/runtime/boot';
+import { ensureBuild } from '@/lib/runtime/build';
+import { log } from '@/lib/runtime/log';
+import { readSettings } from '@/lib/runtime/settings';
+import { waitForImport } from '@/lib/testing/api';
+import { startServer } from '@/lib/testing/server';
+
+const root = path.resolve(import.meta.dirname, '..');
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const N = arg('products', 1_000_000);
+const BATCH = 5000;
+const BASELINE_N = Math.min(N, arg('baseline', 100_000));
+
+const peakRss = (pid: number) => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) * 1024;
+};
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+const rate = (items: number, ms: number) => Math.round((items / ms) * 1000);
+
+async function send(url: string, method: string, resource: string, body: string): Promise<number> {
+  const response = await fetch(`${url}/import/${resource}`, { method, headers: { 'Content-Type': 'application/json' }, body });
+  if (response.status !== 204) throw new Error(`${method} ${resource}: HTTP ${response.status} ${await response.text()}`);
+  return Number(response.headers.get('x-import-id'));
+}
+
+async function main() {
+  ensureBuild(root, log);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
+  const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined, LIMITS: 'off' });
+  const results: Record<string, string | number> = { products: N };
+  try {
+    const cli = (...args: string[]) =>
+      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } }).toString());
+    const shop = cli('shop', 'create', '--name', 'Bench') as { shop_id: string; shop_secret: string };
+    const categories = syntheticCategories();
+    const locations = syntheticLocations();
+    const leaves = leafCategories(categories);
+    await waitForImport(server.url, shop, await send(server.url, 'POST', 'categories', JSON.stringify({ ...shop, categories })));
+    await waitForImport(server.url, shop, await send(server.url, 'POST', 'locations', JSON.stringify({ ...shop, locations })));
+
+    log(`generating ${N} items…`);
+    const bodies: string[] = [];
+    for (let start = 0; start < N; start += BATCH) {
+      const items = [];
+      for (let n = start; n < Math.min(N, start + BATCH); n++) items.push(syntheticItem(n, leaves, locations));
+      bodies.push(JSON.stringify({ ...shop, items }));
+    }
+    const bytes = bodies.reduce((sum, b) => sum + b.length, 0);
+    log(`${bodies.length} requests, ${mib(bytes)} of JSON`);
+
+    const load = async (label: string) => {
+      const started = Date.now();
+      let last = 0;
+      for (const body of bodies) last = await send(server.url, 'PUT', 'products', body);
+      const sentMs = Date.now() - started;
+      const record = await waitForImport(server.url, shop, last, 3_600_000);
+      const ms = Date.now() - started;
+      if (record.status !== 'done') throw new Error(`${label}: last import ${record.status}: ${record.message}`);
+      log(`${label}: ${N} items in ${ms} ms (sent in ${sentMs} ms): ${rate(N, ms)} items/s`);
+      return ms;
+    };
+    const firstMs = await load('first full load');
+    results['first load items/s'] = rate(N, firstMs);
+    const resendMs = await load('unchanged re-send');
+    results['unchanged re-send items/s'] = rate(N, resendMs);
+
+    const listed = Array.from({ length: N }, (_, n) => `p${n}`).filter((_, n) => n % 10 !== 0);
+    let started = Date.now();
+    let record = await waitForImport(server.url, shop, await send(server.url, 'PATCH', 'products', JSON.stringify({ ...shop, items: listed })), 600_000);
+    results['PATCH 90% listed ms'] = Date.now() - started;
+    if (record.status !== 'done') throw new Error(`PATCH ${record.status}: ${record.message}`);
+
+    const removed = Array.from({ length: Math.min(10_000, N) }, (_, n) => `p${n * Math.floor(N / Math.min(10_000, N))}`);
+    started = Date.now();
+    record = await waitForImport(server.url, shop, await send(server.url, 'DELETE', 'products', JSON.stringify({ ...shop, items: removed })), 600_000);
+    results['DELETE 10,000 ids ms'] = Date.now() - started;
+    results['server peak RSS'] = mib(peakRss(server.process.pid!));
+
+    // Baseline: the same items, validated the same way, written with Drizzle multi-row upserts.
+    const port = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const runtime = await boot({ maintenance: false, settings: { ...readSettings(), databaseUrl: `postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine` } });
+    const baselineShop = cli('shop', 'create', '--name', 'Baseline') as { shop_id: string };
+    started = Date.now();
+    const keys = PRODUCT_COLUMNS;
+    for (let start = 0; start < BASELINE_N; start += 1000) {
+      const rows = [];
+      for (let n = start; n < Math.min(BASELINE_N, start + 1000); n++) {
+        const values = prepareItem(ItemInput.parse(syntheticItem(n, leaves, locations))).product;
+        const row = Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+        const unwrap = (v: unknown) => (v && typeof v === 'object' && 'json' in v ? (v as { json: unknown }).json : v);
+        rows.push({
+          shopId: baselineShop.shop_id,
+          id: row.id as string,
+          groupId: row.group_id as string | null,
+          name: row.name as string,
+          url: row.url as string,
+          picture: row.picture as string,
+          price: row.price as number,
+          oldprice: row.oldprice as number | null,
+          discountPercent: row.discount_percent as number,
+          currency: row.currency as string | null,
+          brand: row.brand as string | null,
+          merchants: row.merchants as string[] | null,
+          categories: row.categories as string[],
+          available: row.available as boolean,
+          stockQuantity: row.stock_quantity as number | null,
+          rating: row.rating as number | null,
+          priceMargin: row.price_margin as number | null,
+          params: unwrap(row.params),
+          data: unwrap(row.data),
+          version: 1,
+        });
+      }
+      await runtime.ctx.db
+        .insert(products)
+        .values(rows)
+        .onConflictDoUpdate({ target: [products.shopId, products.id], set: { data: drizzleSql`excluded.data`, price: drizzleSql`excluded.price` } });
+    }
+    const baselineMs = Date.now() - started;
+    await runtime.shutdown();
+    results['baseline (Drizzle multi-row, in-process, no HTTP) items/s'] = rate(BASELINE_N, baselineMs);
+    results['baseline items'] = BASELINE_N;
+    results['first load ÷ baseline'] = (rate(N, firstMs) / rate(BASELINE_N, baselineMs)).toFixed(2);
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log('\nbench:import results');
+  for (const [key, value] of Object.entries(results)) console.log(`  ${key.padEnd(58)} ${value}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
