@@ -124,7 +124,6 @@ async function main() {
           stockQuantity: row.stock_quantity as number | null,
           rating: row.rating as number | null,
           priceMargin: row.price_margin as number | null,
-          params: unwrap(row.params),
           data: unwrap(row.data),
           version: 1,
         });

@@ -31,7 +31,6 @@ CREATE TABLE "products" (
 	"sales_rate" double precision DEFAULT 0 NOT NULL,
 	"first_added_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"creation_date" timestamp with time zone,
-	"params" jsonb NOT NULL,
 	"data" jsonb NOT NULL,
 	"version" bigint NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

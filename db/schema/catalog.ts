@@ -70,7 +70,6 @@ export const products = pgTable(
     salesRate: doublePrecision('sales_rate').notNull().default(0),
     firstAddedAt: timestamp('first_added_at', { withTimezone: true }).notNull().defaultNow(),
     creationDate: timestamp('creation_date', { withTimezone: true }),
-    params: jsonb('params').notNull(),
     data: jsonb('data').notNull(),
     // The shop's catalog version in which this row last changed: readers fetch only what changed.
     version: bigint('version', { mode: 'number' }).notNull(),

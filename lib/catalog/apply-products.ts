@@ -24,7 +24,6 @@ const PRODUCT_COLUMNS = [
   'rating',
   'price_margin',
   'creation_date',
-  'params',
   'data',
 ];
 const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
@@ -65,7 +64,6 @@ export function prepareItem(item: ItemInput): Prepared {
       item.rating ?? null,
       item.price_margin ?? null,
       created,
-      { json: params },
       { json: data },
     ],
     offers,
@@ -77,16 +75,21 @@ async function knownIds(tx: TransactionSql, table: 'categories' | 'locations', s
   return new Set(rows.map((row) => row.id));
 }
 
-function validateItems(list: unknown[], outcome: ImportOutcome, categories: Set<string>, locations: Set<string>): Map<string, Prepared> {
-  const items = new Map<string, Prepared>();
-  list.forEach((raw, position) => {
+/**
+ * Validates items lazily, yielding staging rows as it goes, so PostgreSQL parses one COPY chunk
+ * while the next is validated. Offer rows are collected for a second COPY.
+ */
+function* validatedRows(list: unknown[], outcome: ImportOutcome, seen: Set<string>, offers: CopyValue[][], categories: Set<string>, locations: Set<string>) {
+  for (let position = 0; position < list.length; position++) {
+    const raw = list[position];
     const parsed = ItemInput.safeParse(raw);
     if (!parsed.success) {
       outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
-      return;
+      continue;
     }
     const item = parsed.data;
-    if (items.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
+    if (seen.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
+    seen.add(item.id);
     if (item.categories.length === 0) outcome.warn({ item_id: item.id, position, message: 'categories is empty; the product is in no category' });
     for (const category of item.categories) {
       if (!categories.has(category)) outcome.warn({ item_id: item.id, position, message: `category ${category} is unknown; the product counts in it once it arrives` });
@@ -94,9 +97,10 @@ function validateItems(list: unknown[], outcome: ImportOutcome, categories: Set<
     for (const offer of item.locations ?? []) {
       if (!locations.has(offer.location)) outcome.warn({ item_id: item.id, position, message: `location ${offer.location} is unknown` });
     }
-    items.set(item.id, prepareItem(item));
-  });
-  return items;
+    const prepared = prepareItem(item);
+    for (const offer of prepared.offers) offers.push([position, ...offer]);
+    yield [position, ...prepared.product];
+  }
 }
 
 /**
@@ -109,32 +113,31 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   const outcome = new ImportOutcome();
   outcome.itemsTotal = list.length;
   const [categories, locations] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId)]);
-  const items = validateItems(list, outcome, categories, locations);
-  outcome.applied = items.size;
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
 
   await tx.unsafe(`
     create temp table staging_products (
-      id text primary key, group_id text, name text, url text, picture text, price float8, oldprice float8,
+      pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
       discount_percent float8, currency text, brand text, merchants text[], categories text[], available bool,
-      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, params jsonb, data jsonb
+      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb
     ) on commit drop;
     create temp table staging_offers (
-      product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
+      pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
     ) on commit drop;
     create temp table staging_changed (id text primary key) on commit drop;`);
-  await copyRows(tx, 'staging_products', PRODUCT_COLUMNS, (function* () {
-    for (const item of items.values()) yield item.product;
-  })());
-  await copyRows(tx, 'staging_offers', OFFER_COLUMNS, (function* () {
-    for (const item of items.values()) yield* item.offers;
-  })());
+  const seen = new Set<string>();
+  const offers: CopyValue[][] = [];
+  await copyRows(tx, 'staging_products', ['pos', ...PRODUCT_COLUMNS], validatedRows(list, outcome, seen, offers, categories, locations));
+  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], offers);
+  outcome.applied = seen.size;
+  // The last occurrence of an id in the request wins.
+  const winners = `(select distinct on (id) * from staging_products order by id, pos desc)`;
 
   const changed = await tx.unsafe(
     `with changed as (
        insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, version, first_added_at, updated_at)
-       select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from staging_products s
+       select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from ${winners} s
        on conflict (shop_id, id) do update
           set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, version = excluded.version, updated_at = now()
         where p.data is distinct from excluded.data or p.available is distinct from excluded.available
@@ -148,7 +151,10 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     await tx.unsafe(
       `insert into product_offers (shop_id, ${OFFER_COLUMNS.join(', ')})
        select distinct on (o.product_id, o.location_id) $1, ${OFFER_COLUMNS.map((c) => `o.${c}`).join(', ')}
-         from staging_offers o join staging_changed c on c.id = o.product_id`,
+         from staging_offers o
+         join staging_changed c on c.id = o.product_id
+         join ${winners} w on w.id = o.product_id and w.pos = o.pos
+        order by o.product_id, o.location_id`,
       [shopId],
     );
   }
