@@ -192,7 +192,7 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   })());
 
   const unknown = await tx<{ id: string }[]>`
-    select s.id from staging_ids s where not exists (select 1 from products p where p.shop_id = ${shopId} and p.id = s.id)`;
+    select s.id from staging_ids s where not exists (select 1 from products p where p.shop_id = ${shopId} and p.id = s.id) order by s.id`;
   for (const { id } of unknown) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
 
   let touched = 0;

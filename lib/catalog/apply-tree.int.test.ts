@@ -608,3 +608,26 @@ describe('applyTree: size', () => {
     expect(resent).toMatchObject({ applied: total, rejected: 0, changed: false });
   });
 });
+
+describe('PROBE', () => {
+  it('probe timing', async () => {
+    const shop = await newShop();
+    const nodes = Array.from({ length: 100_000 }, (_, i) => ({ id: `cat-${i}`, name: `C ${i}`, parent: i < 2000 ? null : `cat-${i - 2000}` }));
+    let t = performance.now();
+    await apply(shop, 'categories', 'replace', nodes);
+    console.log('load', performance.now() - t);
+    t = performance.now();
+    await apply(shop, 'categories', 'replace', nodes);
+    console.log('replace resend', performance.now() - t);
+    t = performance.now();
+    await apply(shop, 'categories', 'upsert', nodes);
+    console.log('upsert resend', performance.now() - t);
+    const sql = database.ctx.sql;
+    const keep = nodes.map((n) => n.id);
+    await sql.begin(async (tx) => {
+      t = performance.now();
+      const gone = await tx`delete from categories where shop_id = ${shop} and not (id = any(${keep}))`;
+      console.log('delete', performance.now() - t, gone.count);
+    });
+  });
+});

@@ -10,15 +10,23 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+const generic = (path: string) => path.replace(/\[\d*\]/g, '[]');
+
+/**
+ * One line per problem (at most five). Messages written as sentences about their field
+ * ("price must be greater than 0", "locations[].price must be …") stand alone, with the real
+ * indexes filled in; others get their path as a prefix.
+ */
 export function describeZodError(error: ZodError, prefix: ReadonlyArray<PropertyKey> = []): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {
-      const where = formatPath([...prefix, ...issue.path]);
-      // Messages written as whole sentences ("price must be greater than 0") stand alone.
-      if (!where || issue.message.startsWith(where + ' ') || issue.message.startsWith(String(issue.path.at(-1)) + ' ')) {
-        return issue.message;
-      }
+      const path = [...prefix, ...issue.path];
+      const where = formatPath(path);
+      if (!where) return issue.message;
+      const subject = issue.message.split(' ', 1)[0];
+      if (generic(subject) === generic(where)) return where + issue.message.slice(subject.length);
+      if (subject === String(path[0]) || subject === String(path.at(-1))) return issue.message;
       return `${where}: ${issue.message}`;
     })
     .join('; ');

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyTree } from './apply-tree';
+import { applyAvailability, applyProducts } from './apply-products';
+import { productsChangedSince } from './changes';
+import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
+import { createTestShop } from '@/lib/testing/factories';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, items));
+const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));
+const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Item ${id}`, price: 100, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'], ...extra });
+
+async function rows(shopId: string) {
+  return database.ctx.sql<Record<string, unknown>[]>`
+    select id, group_id, name, price, oldprice, discount_percent, brand, merchants, categories, available, stock_quantity,
+           rating, price_margin, sales_rate, data, first_added_at::text as first_added_at, creation_date::text as creation_date, version
+      from products where shop_id = ${shopId} order by id`;
+}
+
+async function offers(shopId: string) {
+  return database.ctx.sql<Record<string, unknown>[]>`
+    select product_id, location_id, price, oldprice, discount_percent, stock_quantity, data
+      from product_offers where shop_id = ${shopId} order by product_id, location_id`;
+}
+
+describe('PUT products', () => {
+  it('stores valid items, skips invalid ones with id, position and reason', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [
+      item('a'),
+      item('b', { price: 0 }),
+      item('c', { picture: 'x'.repeat(501) }),
+      item('d', { seasonality: [0, 5] }),
+      item('e', { rating: 6 }),
+      item('f', { price_margin: 101 }),
+      item('g', { book: { year: 1700 } }),
+      item('h'.repeat(65)),
+      item('i', { name: 'n'.repeat(256) }),
+      { name: 'no id', price: 1, url: 'u', picture: 'p', categories: [] },
+      item('j', { price: '100' }),
+      item('k', { book: { year: new Date().getFullYear() } }),
+      item('l', { book: { year: 1999 } }),
+    ]);
+    expect(outcome.applied).toBe(2);
+    expect(outcome.rejected).toBe(11);
+    expect(outcome.errors).toEqual([
+      { item_id: 'b', position: 1, message: 'price must be greater than 0' },
+      { item_id: 'c', position: 2, message: 'picture must be at most 500 characters' },
+      { item_id: 'd', position: 3, message: 'seasonality values must be 1 to 12' },
+      { item_id: 'e', position: 4, message: 'rating must be 1 to 5' },
+      { item_id: 'f', position: 5, message: 'price_margin must be 0 to 100' },
+      { item_id: 'g', position: 6, message: 'book.year must be above 1700 and below the current year' },
+      { item_id: 'h'.repeat(65), position: 7, message: 'id must be at most 64 characters' },
+      { item_id: 'i', position: 8, message: 'name must be at most 255 characters' },
+      { item_id: undefined, position: 9, message: 'id is required' },
+      { item_id: 'j', position: 10, message: 'price must be a number' },
+      { item_id: 'k', position: 11, message: 'book.year must be above 1700 and below the current year' },
+    ]);
+    expect((await rows(shop.shop_id)).map((r) => r.id)).toEqual(['a', 'l']);
+  });
+
+  it('applies CONTRACT §3 coercions: numeric ids, available as a count, merchant as a string, gift as a Boolean', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [
+      { id: 101, name: 'Magento item', price: 10, url: 'u', picture: 'p', categories: [7, '8'], available: 0, merchant: 'Acme', gift: true },
+      { id: 102, name: 'Shopware item', price: 11, url: 'u', picture: 'p', categories: [7], available: 5 },
+      { id: 103, name: 'Default', price: 12, url: 'u', picture: 'p', categories: [7] },
+    ]);
+    expect(outcome.rejected).toBe(0);
+    const stored = await rows(shop.shop_id);
+    expect(stored.map((r) => [r.id, r.available, r.categories, r.merchants])).toEqual([
+      ['101', false, ['7', '8'], ['Acme']],
+      ['102', true, ['7'], null],
+      ['103', true, ['7'], null],
+    ]);
+    expect((stored[0].data as Record<string, unknown>).gift).toBe(true);
+  });
+
+  it('computes discount_percent at the root and per location, offers inheriting price and oldprice', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [
+      item('d1', { price: 71, oldprice: 100, locations: [{ location: 'l1' }, { location: 'l2', price: 50 }, { location: 'l3', oldprice: 80, price: 90 }, { location: 'l4', discount_percent: 7 }] }),
+      item('d2', { price: 80, oldprice: 100, discount_percent: 33 }),
+      item('d3', { price: 120, oldprice: 100 }),
+    ]);
+    const stored = await rows(shop.shop_id);
+    expect(stored.map((r) => [r.id, r.discount_percent])).toEqual([
+      ['d1', 29],
+      ['d2', 33],
+      ['d3', 0],
+    ]);
+    expect((await offers(shop.shop_id)).map((o) => [o.location_id, o.price, o.oldprice, o.discount_percent])).toEqual([
+      ['l1', 71, 100, 29],
+      ['l2', 50, 100, 50],
+      ['l3', 90, 80, 0],
+      ['l4', 71, 100, 7],
+    ]);
+  });
+
+  it('drops params with an empty name, keeps searchable:false params', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [
+      item('p1', {
+        params: [
+          { name: 'Color', value: ['red', 'blue'], priority: 2 },
+          { name: '', value: ['x'] },
+          { name: '   ', value: ['y'] },
+          { name: 'SKU', value: ['123'], searchable: false },
+          { name: 'Waterproof', value: [true] },
+        ],
+      }),
+    ]);
+    const [row] = await rows(shop.shop_id);
+    expect((row.data as { params: unknown[] }).params).toEqual([
+      { name: 'Color', value: ['red', 'blue'], priority: 2 },
+      { name: 'SKU', value: ['123'], searchable: false },
+      { name: 'Waterproof', value: [true] },
+    ]);
+  });
+
+  it('replaces the stored product, keeping sales_rate and the first-added date; never disables others', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('r1', { brand: 'Old', description: 'gone soon', oldprice: 150 }), item('r2')]);
+    await database.ctx.sql`update products set sales_rate = 42 where shop_id = ${shop.shop_id} and id = 'r1'`;
+    const [before] = await rows(shop.shop_id);
+    await put(shop.shop_id, [item('r1', { brand: 'New', price: 90 })]);
+    const [after, other] = await rows(shop.shop_id);
+    expect(after).toMatchObject({ brand: 'New', price: 90, oldprice: null, discount_percent: 0, sales_rate: 42, first_added_at: before.first_added_at, available: true });
+    expect((after.data as Record<string, unknown>).description).toBeUndefined();
+    expect(other).toMatchObject({ id: 'r2', available: true });
+  });
+
+  it('marks a PUT item with available:false not in stock', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('x1', { available: false })]);
+    expect((await rows(shop.shop_id))[0].available).toBe(false);
+  });
+
+  it('writes nothing for an unchanged re-send and stamps changes with the catalog version', async () => {
+    const shop = await createTestShop(database.ctx);
+    const first = await put(shop.shop_id, [item('v1'), item('v2')]);
+    expect(first.changed).toBe(true);
+    const again = await put(shop.shop_id, [item('v1'), item('v2')]);
+    expect(again.changed).toBe(false);
+    const third = await put(shop.shop_id, [item('v1'), item('v2', { price: 5 })]);
+    expect(third.changed).toBe(true);
+    const changes = await productsChangedSince(database.ctx.sql, shop.shop_id, first.version!);
+    expect(changes.version).toBe(third.version);
+    expect(changes.products.map((p) => [p.id, p.version, p.price])).toEqual([['v2', third.version, 5]]);
+    expect((await productsChangedSince(database.ctx.sql, shop.shop_id, 0)).products.map((p) => p.id)).toEqual(['v1', 'v2']);
+  });
+
+  it('uses the last occurrence of a repeated id, with a warning', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [item('dup', { price: 1, locations: [{ location: 'a' }] }), item('dup', { price: 2, locations: [{ location: 'b' }] })]);
+    expect(outcome.applied).toBe(1);
+    expect(outcome.warnings).toContainEqual({ item_id: 'dup', position: 1, message: 'id dup appears more than once; the last one is used' });
+    expect((await rows(shop.shop_id)).map((r) => r.price)).toEqual([2]);
+    expect((await offers(shop.shop_id)).map((o) => o.location_id)).toEqual(['b']);
+  });
+
+  it('warns about unknown categories and locations and empty categories, which never reject', async () => {
+    const shop = await createTestShop(database.ctx);
+    await database.ctx.sql.begin((tx) => applyTree(tx, shop.shop_id, 'categories', 'replace', [{ id: 'c1', name: 'Known' }]));
+    const outcome = await put(shop.shop_id, [item('w1', { categories: ['c1', 'c404'], locations: [{ location: 'nowhere' }] }), item('w2', { categories: [] })]);
+    expect(outcome.rejected).toBe(0);
+    expect(outcome.warnings).toEqual([
+      { item_id: 'w1', position: 0, message: 'category c404 is unknown; the product counts in it once it arrives' },
+      { item_id: 'w1', position: 0, message: 'location nowhere is unknown' },
+      { item_id: 'w2', position: 1, message: 'categories is empty; the product is in no category' },
+    ]);
+    expect((await rows(shop.shop_id)).map((r) => r.categories)).toEqual([['c1', 'c404'], []]);
+  });
+
+  it('POST without method loads the listed items and disables every other product', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('o1'), item('o2'), item('o3')]);
+    await put(shop.shop_id, [item('o2'), item('o4')], 'load');
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
+      ['o1', false],
+      ['o2', true],
+      ['o3', false],
+      ['o4', true],
+    ]);
+  });
+
+  it('keeps shops apart', async () => {
+    const one = await createTestShop(database.ctx);
+    const two = await createTestShop(database.ctx);
+    await Promise.all([put(one.shop_id, [item('same', { price: 1 })]), put(two.shop_id, [item('same', { price: 2 })])]);
+    await availability(one.shop_id, 'patch', []);
+    expect((await rows(one.shop_id)).map((r) => [r.price, r.available])).toEqual([[1, false]]);
+    expect((await rows(two.shop_id)).map((r) => [r.price, r.available])).toEqual([[2, true]]);
+  });
+});
+
+describe('PATCH and DELETE products', () => {
+  it('PATCH marks the listed in stock and every other product not in stock; unknown ids warn', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a1', { available: false }), item('a2'), item('a3')]);
+    const outcome = await availability(shop.shop_id, 'patch', ['a1', 'a3', 'ghost', 404]);
+    expect(outcome.rejected).toBe(0);
+    expect(outcome.warnings.map((w) => w.message)).toEqual(['product 404 is not stored; nothing to mark in stock', 'product ghost is not stored; nothing to mark in stock']);
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
+      ['a1', true],
+      ['a2', false],
+      ['a3', true],
+    ]);
+  });
+
+  it('DELETE marks only the listed not in stock and rejects entries that are not ids', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('b1'), item('b2')]);
+    const outcome = await availability(shop.shop_id, 'delete', ['b1', { id: 'b2' }, '']);
+    expect(outcome.rejected).toBe(2);
+    expect(outcome.errors[0]).toMatchObject({ position: 1 });
+    expect(outcome.errors[0].message).toMatch(/^items\[1\] must be a product id/);
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
+      ['b1', false],
+      ['b2', true],
+    ]);
+  });
+});
