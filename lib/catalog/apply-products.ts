@@ -195,7 +195,6 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
     select s.id from staging_ids s where not exists (select 1 from products p where p.shop_id = ${shopId} and p.id = s.id) order by s.id`;
   for (const { id } of unknown) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
 
-  let touched = 0;
   if (mode === 'patch') {
     const on = await tx`
       update products p set available = true, version = ${version}, updated_at = now()
@@ -203,13 +202,12 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
     const off = await tx`
       update products p set available = false, version = ${version}, updated_at = now()
        where p.shop_id = ${shopId} and p.available and not exists (select 1 from staging_ids s where s.id = p.id)`;
-    touched = on.count + off.count;
+    outcome.changed = on.count + off.count > 0;
   } else {
     const off = await tx`
       update products p set available = false, version = ${version}, updated_at = now()
         from staging_ids s where p.shop_id = ${shopId} and p.id = s.id and p.available`;
-    touched = off.count;
+    outcome.changed = off.count > 0;
   }
-  outcome.changed = touched > 0;
   return outcome;
 }

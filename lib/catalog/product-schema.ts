@@ -11,6 +11,8 @@ const integer = (field: string) => z.number({ error: `${field} must be an intege
 const number = (field: string) => z.number({ error: `${field} must be a number` }).finite(`${field} must be a number`);
 const textList = (field: string) =>
   z.array(z.union([z.string(), z.number().finite()]).transform(String), { error: `${field} must be an array of strings` });
+/** Sizes and the like, where the spec allows strings and numbers: kept as sent. */
+const mixedList = (field: string) => z.array(z.union([z.string(), z.number().finite()]), { error: `${field} must be an array of strings or numbers` });
 /** One string or an array of them (CONTRACT §3: "merchant may be a string"). */
 const oneOrMany = (field: string) =>
   z
@@ -49,7 +51,7 @@ const niche = {
   fashion: z.looseObject({
     gender,
     type: optionalText('fashion.type'),
-    sizes: textList('fashion.sizes').nullish(),
+    sizes: mixedList('fashion.sizes').nullish(),
     colors: z
       .array(
         z.union([
@@ -71,9 +73,9 @@ const niche = {
     color: optionalText('jewelry.color'),
     metal: optionalText('jewelry.metal'),
     gem: optionalText('jewelry.gem'),
-    ring_sizes: textList('jewelry.ring_sizes').nullish(),
-    bracelet_sizes: textList('jewelry.bracelet_sizes').nullish(),
-    chain_sizes: textList('jewelry.chain_sizes').nullish(),
+    ring_sizes: mixedList('jewelry.ring_sizes').nullish(),
+    bracelet_sizes: mixedList('jewelry.bracelet_sizes').nullish(),
+    chain_sizes: mixedList('jewelry.chain_sizes').nullish(),
   }),
   cosmetic: z.looseObject({
     gender,

@@ -7,8 +7,9 @@ import postgres from 'postgres';
 import { alive } from '@/db/embedded';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
-import type { TestShop } from '@/lib/testing/factories';
-import { startServer, type TestServer } from '@/lib/testing/server';
+import { createTestDatabase } from '@/lib/testing/database';
+import { createTestShop, type TestShop } from '@/lib/testing/factories';
+import { startServer, startWorker, type TestServer } from '@/lib/testing/server';
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -82,4 +83,44 @@ it('completes an import exactly once after the server is killed between 204 and 
   // The adopted cluster stops with the server that adopted it.
   await second.stop();
   expect(alive(pid), second.output()).toBe(false);
+});
+
+it('applies a 100,000-item import exactly once after its worker is killed half-way, never showing part of it', async () => {
+  const database = await createTestDatabase();
+  const web = await startServer({ DATABASE_URL: database.url, WORKERS: 'off' });
+  servers.push(web);
+  try {
+    const shop = await createTestShop(database.ctx);
+    const items = Array.from({ length: 100_000 }, (_, n) => ({ id: `k${n}`, name: `Item ${n}`, price: 1 + (n % 1000), url: `https://s.example/${n}`, picture: `https://s.example/${n}.jpg`, categories: ['c'] }));
+    const { response, importId } = await sendImport(web.url, 'PUT', 'products', shop, { items });
+    expect(response.status).toBe(204);
+
+    const visible = async () => (await database.ctx.sql<{ n: number }[]>`select count(*)::int as n from products where shop_id = ${shop.shop_id}`)[0].n;
+    const status = async () => (await database.ctx.sql<{ status: string }[]>`select status from imports where shop_id = ${shop.shop_id} and id = ${importId!}`)[0].status;
+
+    const worker = await startWorker({ DATABASE_URL: database.url });
+    servers.push(worker);
+    while ((await status()) !== 'running') await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await worker.kill();
+    expect(await status()).toBe('running');
+    expect(await visible()).toBe(0);
+
+    const again = await startWorker({ DATABASE_URL: database.url });
+    servers.push(again);
+    const seen = new Set<number>();
+    while (!['done', 'failed'].includes(await status())) {
+      seen.add(await visible());
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    seen.add(await visible());
+    // Readers only ever see nothing or everything.
+    expect([...seen].every((n) => n === 0 || n === 100_000)).toBe(true);
+    const record = await waitForImport(web.url, shop, importId!);
+    expect(record).toMatchObject({ status: 'done', items_applied: 100_000, items_rejected: 0 });
+    const [shopRow] = await database.ctx.sql<{ version: number }[]>`select catalog_version as version from shops where id = ${shop.shop_id}`;
+    expect(shopRow.version).toBe(1);
+  } finally {
+    await database.close();
+  }
 });

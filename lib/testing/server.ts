@@ -19,11 +19,20 @@ function exited(child: ChildProcess): Promise<void> {
  * Starts the real server (`bin/start.ts`, the production build) on a free port of 127.0.0.1.
  * `env` adds settings; DATABASE_URL or DATA_DIR say which database it uses.
  */
-export async function startServer(env: Record<string, string | undefined>): Promise<TestServer> {
+export function startServer(env: Record<string, string | undefined>): Promise<TestServer> {
+  return startProcess('bin/start.ts', /listening on (http:\/\/[\d.]+:\d+)/, env);
+}
+
+/** Starts `npm run worker` (bin/worker.ts); `url` is empty. */
+export function startWorker(env: Record<string, string | undefined>): Promise<TestServer> {
+  return startProcess('bin/worker.ts', /workers running()/, env);
+}
+
+async function startProcess(script: string, ready: RegExp, env: Record<string, string | undefined>): Promise<TestServer> {
   const merged: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
   // An undefined value removes the variable (spawn would pass the string "undefined").
   const childEnv = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,9 +41,9 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 90 s:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 90 s:\n${output}`)), 90_000);
     const onData = () => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -43,7 +52,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      reject(new Error(`${script} exited with ${code}:\n${output}`));
     });
   });
   return {

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendImport, waitForImport } from '@/lib/testing/api';
+import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
+import { createTestShop } from '@/lib/testing/factories';
+import { startServer, type TestServer } from '@/lib/testing/server';
+
+let database: TestDatabase;
+let server: TestServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startServer({ DATABASE_URL: database.url });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.close();
+});
+
+// Every field of spec 2.4–2.8, each set.
+const fullItem = {
+  id: 'full-1',
+  available: true,
+  categories: ['c1', 'c2'],
+  picture: 'https://cdn.example/full-1.jpg',
+  name: 'Trail shoe',
+  price: 71.5,
+  url: 'https://shop.example/p/full-1?utm=x#reviews',
+  oldprice: 100,
+  currency: 'EUR',
+  params: [
+    { name: 'Color', value: ['red', 'blue'], unit: null, priority: 3, searchable: true },
+    { name: 'Weight', value: [320], unit: 'g', priority: 1 },
+    { name: 'Internal', value: ['x'], searchable: false },
+  ],
+  group_id: 'g-1',
+  type_prefix: 'Shoe',
+  brand: 'Acme',
+  brand_picture: 'https://cdn.example/acme.png',
+  vendor_code: 'VC-1',
+  barcode: '4600000000001',
+  model: 'TR-1',
+  description: 'Light trail shoe',
+  merchant: ['Acme Store', 'Partner'],
+  tags: ['trail', 'running'],
+  stock_quantity: 12,
+  discount_percent: 28,
+  gift: 'socks',
+  installment: 6,
+  promocode: 'RUN10',
+  price_with_promocode: 64.35,
+  deeplink_android: 'acme://p/full-1',
+  deeplink_ios: 'acme://ios/p/full-1',
+  bonuses_accrual_allowed: true,
+  bonuses_spending_allowed: false,
+  discounts_allowed: true,
+  accessories: ['acc-1'],
+  customer_recommendations: ['rec-1', 'rec-2'],
+  seasonality: [3, 4, 5],
+  rating: 4.5,
+  leftovers: 'few',
+  is_new: true,
+  is_child: false,
+  is_fashion: true,
+  date: '2026-05-01T10:00:00Z',
+  creation_date: '2026-04-30',
+  price_margin: 35,
+  ignored: false,
+  locations: [
+    { location: 'msk', price: 69, oldprice: 99, merchant: ['Acme Moscow'], stock_quantity: 3, sizes: ['42', '43'], weight: 320, delivery_types: { store: 2, delivery: 5, shop: 1 } },
+    { location: 'spb' },
+  ],
+  fashion: { gender: 'f', type: 'shoes', sizes: [42, '43'], colors: [{ color: 'red', picture: 'https://cdn.example/red.jpg' }], feature: 'waterproof' },
+  child: { type: 'shoes', gender: 'f', age: { min: 8, max: 12 } },
+  jewelry: { gender: 'f', color: 'gold', metal: 'gold', gem: 'none', ring_sizes: ['16'], bracelet_sizes: [18], chain_sizes: ['45'] },
+  cosmetic: {
+    gender: 'f',
+    hypoallergenic: true,
+    periodic: false,
+    professional: false,
+    skin: { part: ['face'], type: ['dry'], condition: ['acne'] },
+    hair: { type: ['curly'], condition: ['dry'] },
+    nail: { type: 'natural', polish_color: 'red' },
+    perfume: { aroma: 'citrus', family: 'fresh' },
+  },
+  pharmacy: { volumes: [{ value: 50, price: 10 }] },
+  book: { author: 'A', publisher: 'P', series: 'S', editor: 'E', illustrator: 'I', year: 2001, isbn: ['978-3-16-148410-0'] },
+  realty: { action: 'sale', type: 'flat', space: { min: 30, max: 60, final: 45 } },
+  auto: { vds: 'VDS', periodic: true, compatibility: [{ brand: 'VW', model: 'Golf' }] },
+  fmcg: { hypoallergenic: false, periodic: true },
+  pets: { periodic: true, breed: 'any', type: 'dog', age: 'adult', size: 'm' },
+  custom_field_from_a_plugin: { kept: true },
+};
+
+describe('product import over HTTP', () => {
+  it('keeps every field of an item and gives it back unchanged', async () => {
+    const shop = await createTestShop(database.ctx);
+    const { response, importId } = await sendImport(server.url, 'PUT', 'products', shop, { items: [fullItem] });
+    expect(response.status).toBe(204);
+    const record = await waitForImport(server.url, shop, importId!);
+    expect(record).toMatchObject({ status: 'done', items_total: 1, items_applied: 1, items_rejected: 0 });
+    const [row] = await database.ctx.sql<{ data: unknown; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
+      select data, price, discount_percent, merchants, available, group_id from products where shop_id = ${shop.shop_id}`;
+    expect(row.data).toEqual(fullItem);
+    expect(row).toMatchObject({ price: 71.5, discount_percent: 28, merchants: ['Acme Store', 'Partner'], available: true, group_id: 'g-1' });
+    const offers = await database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
+    expect(offers.map((o) => [o.location_id, o.price, o.oldprice, o.discount_percent, o.stock_quantity])).toEqual([
+      ['msk', 69, 99, 30, 3],
+      ['spb', 71.5, 100, 28, null],
+    ]);
+    expect(offers[0].data).toEqual({ price: 69, oldprice: 99, merchant: ['Acme Moscow'], stock_quantity: 3, sizes: ['42', '43'], weight: 320, delivery_types: { store: 2, delivery: 5, shop: 1 } });
+  });
+
+  it('applies PUT → PATCH → PUT sent back to back in order', async () => {
+    const shop = await createTestShop(database.ctx);
+    const item = (id: string, price: number) => ({ id, name: id, price, url: 'u', picture: 'p', categories: ['c'] });
+    const first = await sendImport(server.url, 'PUT', 'products', shop, { items: [item('a', 1), item('b', 1)] });
+    const second = await sendImport(server.url, 'PATCH', 'products', shop, { items: ['a'] });
+    const third = await sendImport(server.url, 'PUT', 'products', shop, { items: [item('b', 2)] });
+    for (const sent of [first, second, third]) expect(sent.response.status).toBe(204);
+    for (const sent of [first, second, third]) expect((await waitForImport(server.url, shop, sent.importId!)).status).toBe('done');
+    const rows = await database.ctx.sql`select id, price, available from products where shop_id = ${shop.shop_id} order by id`;
+    expect(rows.map((r) => [r.id, r.price, r.available])).toEqual([
+      ['a', 1, true],
+      ['b', 2, true],
+    ]);
+  });
+
+  it('takes Magento- and Shopware-style payloads: numeric ids, stock counts, POST with "method"', async () => {
+    const shop = await createTestShop(database.ctx);
+    const magento = await sendImport(server.url, 'POST', 'products', shop, {
+      method: 'PUT',
+      items: [
+        { id: 1001, name: 'M1', price: 10, url: 'u', picture: 'p', categories: [12, 13], available: 4 },
+        { id: 1002, name: 'M2', price: 11, url: 'u', picture: 'p', categories: [12], available: 0 },
+      ],
+    });
+    expect((await waitForImport(server.url, shop, magento.importId!)).status).toBe('done');
+    const patch = await sendImport(server.url, 'POST', 'products', shop, { method: 'PATCH', items: [1002] });
+    const record = await waitForImport(server.url, shop, patch.importId!);
+    expect(record).toMatchObject({ status: 'done', operation: 'products.patch' });
+    const rows = await database.ctx.sql`select id, categories, available from products where shop_id = ${shop.shop_id} order by id`;
+    expect(rows.map((r) => [r.id, r.categories, r.available])).toEqual([
+      ['1001', ['12', '13'], false],
+      ['1002', ['12'], true],
+    ]);
+  });
+
+  it('fails an import with rejected items while applying the valid ones, and reports each', async () => {
+    const shop = await createTestShop(database.ctx);
+    const { importId } = await sendImport(server.url, 'PUT', 'products', shop, {
+      items: [{ id: 'ok', name: 'Ok', price: 5, url: 'u', picture: 'p', categories: [] }, { id: 'bad', name: 'Bad', price: -1, url: 'u', picture: 'p', categories: [] }, 'not an object'],
+    });
+    const record = await waitForImport(server.url, shop, importId!);
+    expect(record).toMatchObject({
+      status: 'failed',
+      items_total: 3,
+      items_applied: 1,
+      items_rejected: 2,
+      message: '2 of 3 items were rejected; the other 1 were applied',
+    });
+    expect(record.errors[0]).toEqual({ item_id: 'bad', position: 1, message: 'price must be greater than 0' });
+    expect(record.errors[1].position).toBe(2);
+    expect(record.warnings).toEqual([{ item_id: 'ok', position: 0, message: 'categories is empty; the product is in no category' }]);
+  });
+});
