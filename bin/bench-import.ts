@@ -31,6 +31,29 @@ const peakRss = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) * 1024;
 };
+const TICK_MS = 10; // Linux USER_HZ is 100
+function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime (fields 14-17 of stat; 11-14 after the command)
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+/** CPU time of the server process and of PostgreSQL (the postmaster and its backends). */
+function cpuSnapshot(serverPid: number, dataDir: string) {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let pg = cpuMs(postmaster);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').toString();
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === postmaster) pg += cpuMs(Number(entry));
+  }
+  return { server: cpuMs(serverPid), pg };
+}
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const rate = (items: number, ms: number) => Math.round((items / ms) * 1000);
 
@@ -66,6 +89,7 @@ async function main() {
     log(`${bodies.length} requests, ${mib(bytes)} of JSON`);
 
     const load = async (label: string) => {
+      const cpuBefore = cpuSnapshot(server.process.pid!, dataDir);
       const started = Date.now();
       let last = 0;
       for (const body of bodies) last = await send(server.url, 'PUT', 'products', body);
@@ -73,7 +97,11 @@ async function main() {
       const record = await waitForImport(server.url, shop, last, 3_600_000);
       const ms = Date.now() - started;
       if (record.status !== 'done') throw new Error(`${label}: last import ${record.status}: ${record.message}`);
+      const cpuAfter = cpuSnapshot(server.process.pid!, dataDir);
+      const serverCpu = cpuAfter.server - cpuBefore.server;
+      const pgCpu = cpuAfter.pg - cpuBefore.pg;
       log(`${label}: ${N} items in ${ms} ms (sent in ${sentMs} ms): ${rate(N, ms)} items/s`);
+      results[`${label}: CPU µs/item server / PostgreSQL`] = `${Math.round((serverCpu * 1000) / N)} / ${Math.round((pgCpu * 1000) / N)}`;
       return ms;
     };
     const firstMs = await load('first full load');

@@ -184,7 +184,7 @@ describe('cli: user create', () => {
 });
 
 describe('cli: import status', () => {
-  it('prints the import record of a queued import', async () => {
+  it('prints the import record of a queued import (no worker runs in this test)', async () => {
     const shop = await createTestShop(database.ctx);
     const request = new Request('http://localhost/import/categories', {
       method: 'POST',
@@ -197,14 +197,17 @@ describe('cli: import status', () => {
       id: importId,
       shop_id: shop.shop_id,
       operation: 'categories.replace',
+      status: 'queued',
+      started_at: null,
+      finished_at: null,
       items_total: 2,
-      items_applied: 0,
-      items_rejected: 0,
+      // Counts of what was applied are unknown until the import has run.
+      items_applied: null,
+      items_rejected: null,
       errors: [],
       warnings: [],
       message: null,
     });
-    expect(['queued', 'running', 'done']).toContain(record.status);
     expect(Object.keys(record).sort()).toEqual(
       ['errors', 'finished_at', 'id', 'items_applied', 'items_rejected', 'items_total', 'message', 'operation', 'received_at', 'shop_id', 'started_at', 'status', 'warnings'].sort(),
     );
