@@ -141,7 +141,7 @@ describe('applyTree: categories, POST (replace)', () => {
         { item_id: undefined, position: 1, message: 'id is required' },
         { item_id: 'noname', position: 2, message: 'name is required' },
         { item_id: 'badurl', position: 3, message: 'url must be a string' },
-        { item_id: 'just-a-string', position: 4, message: 'Invalid input: expected object, received string' },
+        { item_id: 'just-a-string', position: 4, message: 'each category must be an object with id and name' },
         { item_id: '7', position: 6, message: 'name must not be empty' },
       ],
       warnings: [],
@@ -609,5 +609,65 @@ describe('applyTree: size', () => {
     const resent = await apply(shop, 'categories', 'upsert', nodes);
     console.log(`applyTree: the same ${total} categories re-sent (PUT) in ${((performance.now() - resentAt) / 1000).toFixed(2)} s`);
     expect(resent).toMatchObject({ applied: total, rejected: 0, changed: false });
+  });
+});
+
+describe('applyTree: edge cases found in review', () => {
+  it('rejects only the node that moved to close a cycle, keeping the new node it passes through', async () => {
+    const shopId = await newShop();
+    await apply(shopId, 'categories', 'replace', [
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B', parent: 'a' },
+    ]);
+    const outcome = await apply(shopId, 'categories', 'upsert', [
+      { id: 'a', name: 'A moved', parent: 'c' },
+      { id: 'c', name: 'C', parent: 'b' },
+    ]);
+    expect(outcome.rejected).toBe(1);
+    expect(outcome.errors).toEqual([{ item_id: 'a', position: 0, message: 'parent chain forms a cycle: a → c → b → a' }]);
+    expect(await shapeOf(shopId)).toEqual({
+      a: [null, ['a']],
+      b: ['a', ['a', 'b']],
+      c: ['b', ['a', 'b', 'c']],
+    });
+  });
+
+  it('rejects values PostgreSQL cannot store with a reason instead of failing the import', async () => {
+    const shopId = await newShop();
+    const outcome = await apply(shopId, 'locations', 'replace', [
+      { id: 'l1', name: 'Big', parent: null, search_level_up: 3e9 },
+      { id: 'l2', name: 'a\u0000b', parent: null },
+      { id: 'l3', name: 'Fine', parent: null },
+    ]);
+    expect(outcome.errors).toEqual([
+      { item_id: 'l1', position: 0, message: 'search_level_up is out of range' },
+      { item_id: 'l2', position: 1, message: 'name must not contain NUL characters' },
+    ]);
+    expect(Object.keys(await locationsOf(shopId))).toEqual(['l3']);
+  });
+
+  it('warns once about an unknown parent, at the occurrence that counts, whatever the spaces around the id', async () => {
+    const shopId = await newShop();
+    const outcome = await apply(shopId, 'categories', 'replace', [
+      { id: ' x ', name: 'First', parent: 'zzz' },
+      { id: 'x', name: 'Second', parent: 'zzz' },
+    ]);
+    expect(outcome.warnings).toEqual([
+      { item_id: 'x', position: 1, message: 'id x appears more than once; the last one is used' },
+      { item_id: 'x', position: 1, message: 'parent zzz is unknown; kept as a root until it arrives' },
+    ]);
+  });
+
+  it('re-sends a 20,000-node tree by POST quickly even with generic plans', async () => {
+    const shopId = await newShop();
+    const nodes = Array.from({ length: 20_000 }, (_, i) => ({ id: `n${i}`, name: `N${i}`, parent: i ? `n${Math.floor((i - 1) / 4)}` : null }));
+    await apply(shopId, 'categories', 'replace', nodes);
+    const started = Date.now();
+    await database.ctx.sql.begin(async (tx) => {
+      await tx`set local plan_cache_mode = force_generic_plan`;
+      return applyTree(tx, shopId, 'categories', 'replace', nodes.slice(1_000));
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Object.keys(await categoriesOf(shopId))).toHaveLength(19_000);
   });
 });

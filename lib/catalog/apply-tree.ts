@@ -8,7 +8,8 @@ export type TreeKind = 'categories' | 'locations';
 export type TreeMode = 'replace' | 'upsert' | 'delete';
 
 type StoredLink = TreeLink & { path: string[] };
-type Node = TreeLink & { row: Record<string, unknown> };
+// `position`: where the occurrence that counts (the last one) stands in the request.
+type Node = TreeLink & { row: Record<string, unknown>; position: number };
 
 const schemas = { categories: CategoryInput, locations: LocationInput };
 
@@ -50,7 +51,7 @@ function parseNodes(kind: TreeKind, list: unknown[], outcome: ImportOutcome): Ma
     if (nodes.has(node.id)) {
       outcome.warn({ item_id: node.id, position, message: `id ${node.id} appears more than once; the last one is used` });
     }
-    nodes.set(node.id, { id: node.id, parent: node.parent, row: rowOf(kind, node) });
+    nodes.set(node.id, { id: node.id, parent: node.parent, row: rowOf(kind, node), position });
   });
   return nodes;
 }
@@ -92,18 +93,17 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
   for (const [id, node] of incoming) merged.set(id, node);
 
   // Reject request nodes that close a cycle; for PUT the stored version of such a node stays.
-  const positions = new Map<string, number>();
-  list.forEach((raw, position) => {
-    const id = itemIdOf(raw);
-    if (id !== undefined) positions.set(id.trim(), position);
-  });
+  // Of a cycle's request nodes, those that move (a parent other than the stored one) are the ones
+  // that closed it: they go first, and the others stay if that breaks the cycle.
   let resolved = resolveTree(merged);
   while (resolved.cycles.size > 0) {
-    const rejected = [...resolved.cycles].filter(([id]) => incoming.has(id)).sort(([a], [b]) => positions.get(a)! - positions.get(b)!);
-    if (rejected.length === 0) break;
+    const members = [...resolved.cycles].filter(([id]) => incoming.has(id));
+    if (members.length === 0) break;
+    const movers = members.filter(([id]) => stored.has(id) && stored.get(id)!.parent !== incoming.get(id)!.parent);
+    const rejected = (movers.length ? movers : members).sort(([a], [b]) => incoming.get(a)!.position - incoming.get(b)!.position);
     for (const [id, loop] of rejected) {
+      outcome.reject({ item_id: id, position: incoming.get(id)!.position, message: `parent chain forms a cycle: ${loop.join(' → ')}` });
       incoming.delete(id);
-      outcome.reject({ item_id: id, position: positions.get(id), message: `parent chain forms a cycle: ${loop.join(' → ')}` });
       const previous = mode === 'upsert' ? stored.get(id) : undefined;
       if (previous) merged.set(id, previous);
       else merged.delete(id);
@@ -111,18 +111,20 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
     resolved = resolveTree(merged);
   }
 
-  list.forEach((raw, position) => {
-    const id = itemIdOf(raw);
-    const node = id !== undefined ? incoming.get(id) : undefined;
-    if (node && node.parent !== null && !merged.has(node.parent)) {
-      outcome.warn({ item_id: id, position, message: `parent ${node.parent} is unknown; kept as a root until it arrives` });
+  for (const node of incoming.values()) {
+    if (node.parent !== null && !merged.has(node.parent)) {
+      outcome.warn({ item_id: node.id, position: node.position, message: `parent ${node.parent} is unknown; kept as a root until it arrives` });
     }
-  });
+  }
 
   if (mode === 'replace') {
-    const keep = [...incoming.keys()];
-    const gone = await tx`delete from ${tx(kind)} where shop_id = ${shopId} and not (id = any(${keep}))`;
-    if (gone.count > 0) outcome.changed = true;
+    // Computed here from the loaded ids: a "not (id = any(all kept ids))" plan can degrade to
+    // comparing every row with every id once PostgreSQL caches a generic plan.
+    const gone = [...stored.keys()].filter((id) => !incoming.has(id));
+    if (gone.length) {
+      await tx`delete from ${tx(kind)} where shop_id = ${shopId} and id = any(${gone})`;
+      outcome.changed = true;
+    }
   }
   outcome.applied = incoming.size;
   if (await upsertNodes(tx, kind, shopId, incoming, resolved.paths)) outcome.changed = true;

@@ -7,7 +7,13 @@ import { identifier } from './schemas';
 const text = (field: string) => z.string({ error: `${field} must be a string` });
 const optionalText = (field: string) => text(field).nullish();
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` }).nullish();
-const integer = (field: string) => z.number({ error: `${field} must be an integer` }).int(`${field} must be an integer`);
+// 32-bit, as stored: a larger count would fail the whole import instead of one item.
+const integer = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int(`${field} must be an integer`)
+    .min(-2147483648, `${field} is out of range`)
+    .max(2147483647, `${field} is out of range`);
 const number = (field: string) => z.number({ error: `${field} must be a number` }).finite(`${field} must be a number`);
 const textList = (field: string) =>
   z.array(z.union([z.string(), z.number().finite()]).transform(String), { error: `${field} must be an array of strings` });

@@ -1,15 +1,22 @@
 import { z } from 'zod';
 
 // Field helpers whose messages read as sentences: "name is required", "parent must be a string".
+// PostgreSQL stores no NUL character in text: refuse it with a reason rather than fail the import.
+const noNul = (field: string) => [(value: string) => !value.includes('\0'), `${field} must not contain NUL characters`] as const;
+
 export function requiredString(field: string) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
     .trim()
-    .min(1, `${field} must not be empty`);
+    .min(1, `${field} must not be empty`)
+    .refine(...noNul(field));
 }
 
 export function optionalString(field: string) {
-  return z.string({ error: `${field} must be a string` }).nullish();
+  return z
+    .string({ error: `${field} must be a string` })
+    .refine(...noNul(field))
+    .nullish();
 }
 
 /** An id: a non-empty string, or a number kept as its string form (CONTRACT §3). */
@@ -19,7 +26,13 @@ export function identifier(field: string, maxLength = 255) {
       error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string or a number`),
     })
     .transform((value) => String(value).trim())
-    .pipe(z.string().min(1, `${field} must not be empty`).max(maxLength, `${field} must be at most ${maxLength} characters`));
+    .pipe(
+      z
+        .string()
+        .min(1, `${field} must not be empty`)
+        .max(maxLength, `${field} must be at most ${maxLength} characters`)
+        .refine(...noNul(field)),
+    );
 }
 
 /** A parent reference: null, absent or "" for a root. */
@@ -29,13 +42,15 @@ function parentRef() {
     .transform((value) => (value === null ? null : String(value).trim() || null));
 }
 
+const node = (kind: string) => ({ error: `each ${kind} must be an object with id and name` });
+
 export const CategoryInput = z.object({
   id: identifier('id'),
   name: requiredString('name'),
   parent: parentRef().optional().transform((value) => value ?? null),
   url: optionalString('url'),
   alias: optionalString('alias'),
-});
+}, node('category'));
 export type CategoryInput = z.infer<typeof CategoryInput>;
 
 export const LocationInput = z.object({
@@ -52,8 +67,13 @@ export const LocationInput = z.object({
     .nullish()
     .transform((value) => (value == null ? null : Array.isArray(value) ? value : [value])),
   discount_percent: z.number({ error: 'discount_percent must be a number' }).finite().nullish(),
-  search_level_up: z.number({ error: 'search_level_up must be an integer' }).int('search_level_up must be an integer').nullish(),
-});
+  search_level_up: z
+    .number({ error: 'search_level_up must be an integer' })
+    .int('search_level_up must be an integer')
+    .min(-2147483648, 'search_level_up is out of range')
+    .max(2147483647, 'search_level_up is out of range')
+    .nullish(),
+}, node('location'));
 export type LocationInput = z.infer<typeof LocationInput>;
 
 export const NodeId = identifier('id');
