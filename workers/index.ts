@@ -21,7 +21,9 @@ const concurrency: { [K in JobName]: number } = { importsApply: 2, webhooksDeliv
 async function register<K extends JobName>(ctx: AppContext, key: K) {
   const definition = jobs[key];
   const handler = handlers[key];
-  await ctx.boss.work(definition.name, { localConcurrency: concurrency[key], batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]: Job<unknown>[]) => {
+  // NOTIFY wakes workers for new jobs only; retries due after a back-off are found by polling,
+  // so the poll stays short even where NOTIFY is on.
+  await ctx.boss.work(definition.name, { localConcurrency: concurrency[key], batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 }, async ([job]: Job<unknown>[]) => {
     const parsed = definition.schema.safeParse(job.data);
     // Bad job data never gets better: complete it with a log line rather than retry forever.
     if (!parsed.success) return log(`${definition.name} ${job.id}: invalid job data, dropped: ${parsed.error.message}`);
