@@ -85,6 +85,9 @@ async function main() {
       for (let n = start; n < Math.min(N, start + BATCH); n++) items.push(syntheticItem(n, leaves, locations));
       bodies.push(JSON.stringify({ ...shop, items }));
     }
+    // Generation blocked the event loop: let the HTTP client notice connections the server closed
+    // meanwhile, or its first request goes out on a dead socket.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const bytes = bodies.reduce((sum, b) => sum + b.length, 0);
     log(`${bodies.length} requests, ${mib(bytes)} of JSON`);
 
@@ -166,6 +169,9 @@ async function main() {
     results['baseline (Drizzle multi-row, in-process, no HTTP) items/s'] = rate(BASELINE_N, baselineMs);
     results['baseline items'] = BASELINE_N;
     results['first load ÷ baseline'] = (rate(N, firstMs) / rate(BASELINE_N, baselineMs)).toFixed(2);
+  } catch (error) {
+    console.error(`server output (last lines):\n${server.output().split('\n').slice(-30).join('\n')}`);
+    throw error;
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
