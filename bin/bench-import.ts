@@ -151,7 +151,6 @@ async function main() {
           brand: row.brand as string | null,
           merchants: row.merchants as string[] | null,
           categories: row.categories as string[],
-          available: row.available as boolean,
           stockQuantity: row.stock_quantity as number | null,
           rating: row.rating as number | null,
           priceMargin: row.price_margin as number | null,

@@ -10,6 +10,14 @@ CREATE TABLE "product_offers" (
 	CONSTRAINT "product_offers_shop_id_product_id_location_id_pk" PRIMARY KEY("shop_id","product_id","location_id")
 );
 --> statement-breakpoint
+CREATE TABLE "product_state" (
+	"shop_id" text NOT NULL,
+	"product_id" text NOT NULL,
+	"available" boolean NOT NULL,
+	"version" bigint NOT NULL,
+	CONSTRAINT "product_state_shop_id_product_id_pk" PRIMARY KEY("shop_id","product_id")
+);
+--> statement-breakpoint
 CREATE TABLE "products" (
 	"shop_id" text NOT NULL,
 	"id" text NOT NULL,
@@ -24,7 +32,6 @@ CREATE TABLE "products" (
 	"brand" text,
 	"merchants" text[],
 	"categories" text[] NOT NULL,
-	"available" boolean NOT NULL,
 	"stock_quantity" integer,
 	"rating" double precision,
 	"price_margin" double precision,
@@ -38,4 +45,5 @@ CREATE TABLE "products" (
 );
 --> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "product_state_version" ON "product_state" USING btree ("shop_id","version");--> statement-breakpoint
 CREATE INDEX "products_version" ON "products" USING btree ("shop_id","version");

@@ -43,7 +43,8 @@ export const locations = pgTable(
 
 // One row per product. The columns are what the listing index and the SQL paths read; `data` is
 // the item as accepted (after CONTRACT §3's coercions), returned unchanged wherever the API shows
-// a product. A re-sent unchanged item (same `data`, same availability) costs no write.
+// a product. A re-sent unchanged item (same `data`) costs no write. Availability lives in
+// product_state.
 export const products = pgTable(
   'products',
   {
@@ -62,7 +63,6 @@ export const products = pgTable(
     brand: text('brand'),
     merchants: text('merchants').array(),
     categories: text('categories').array().notNull(),
-    available: boolean('available').notNull(),
     stockQuantity: integer('stock_quantity'),
     rating: doublePrecision('rating'),
     priceMargin: doublePrecision('price_margin'),
@@ -76,6 +76,20 @@ export const products = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('products_version').on(t.shopId, t.version)],
+);
+
+// Whether a product is in stock, kept apart from the wide product row: PATCH, DELETE and POST
+// rewrite this narrow row only, so syncing a whole catalog's availability stays cheap.
+export const productState = pgTable(
+  'product_state',
+  {
+    shopId: text('shop_id').notNull(),
+    productId: text('product_id').notNull(),
+    available: boolean('available').notNull(),
+    // The catalog version in which availability last changed.
+    version: bigint('version', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.productId] }), index('product_state_version').on(t.shopId, t.version)],
 );
 
 // A product's price and stock in one location (spec 2.5); absent locations mean "not in stock there"

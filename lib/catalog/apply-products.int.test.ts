@@ -21,9 +21,10 @@ const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `
 
 async function rows(shopId: string) {
   return database.ctx.sql<Record<string, unknown>[]>`
-    select id, group_id, name, price, oldprice, discount_percent, brand, merchants, categories, available, stock_quantity,
-           rating, price_margin, sales_rate, data, first_added_at::text as first_added_at, creation_date::text as creation_date, version
-      from products where shop_id = ${shopId} order by id`;
+    select p.id, group_id, name, price, oldprice, discount_percent, brand, merchants, categories, st.available, stock_quantity,
+           rating, price_margin, sales_rate, data, first_added_at::text as first_added_at, creation_date::text as creation_date, p.version
+      from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+     where p.shop_id = ${shopId} order by p.id`;
 }
 
 async function offers(shopId: string) {

@@ -19,7 +19,6 @@ const PRODUCT_COLUMNS = [
   'brand',
   'merchants',
   'categories',
-  'available',
   'stock_quantity',
   'rating',
   'price_margin',
@@ -29,7 +28,7 @@ const PRODUCT_COLUMNS = [
 const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
 
-export type Prepared = { id: string; product: CopyValue[]; offers: CopyValue[][] };
+export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
 export { PRODUCT_COLUMNS, OFFER_COLUMNS };
 
 /** An item as stored: columns for the readers, `data` as accepted, one row per location offer. */
@@ -46,6 +45,8 @@ export function prepareItem(item: ItemInput): Prepared {
   const created = item.creation_date ? new Date(item.creation_date.replace(' ', 'T')).toISOString() : null;
   return {
     id: item.id,
+    // CONTRACT §3: a PUT item is in stock unless it says otherwise.
+    available: item.available ?? true,
     product: [
       item.id,
       item.group_id ?? null,
@@ -59,7 +60,6 @@ export function prepareItem(item: ItemInput): Prepared {
       item.brand ?? null,
       item.merchant ?? null,
       item.categories,
-      item.available ?? true,
       item.stock_quantity ?? null,
       item.rating ?? null,
       item.price_margin ?? null,
@@ -99,7 +99,7 @@ function* validatedRows(list: unknown[], outcome: ImportOutcome, seen: Set<strin
     }
     const prepared = prepareItem(item);
     for (const offer of prepared.offers) offers.push([position, ...offer]);
-    yield [position, ...prepared.product];
+    yield [position, prepared.available, ...prepared.product];
   }
 }
 
@@ -119,7 +119,7 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   await tx.unsafe(`
     create temp table staging_products (
       pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
-      discount_percent float8, currency text, brand text, merchants text[], categories text[], available bool,
+      available bool, discount_percent float8, currency text, brand text, merchants text[], categories text[],
       stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb
     ) on commit drop;
     create temp table staging_offers (
@@ -128,7 +128,7 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     create temp table staging_changed (id text primary key) on commit drop;`);
   const seen = new Set<string>();
   const offers: CopyValue[][] = [];
-  await copyRows(tx, 'staging_products', ['pos', ...PRODUCT_COLUMNS], validatedRows(list, outcome, seen, offers, categories, locations));
+  await copyRows(tx, 'staging_products', ['pos', 'available', ...PRODUCT_COLUMNS], validatedRows(list, outcome, seen, offers, categories, locations));
   await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], offers);
   outcome.applied = seen.size;
   // The last occurrence of an id in the request wins.
@@ -140,11 +140,19 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
        select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from ${winners} s
        on conflict (shop_id, id) do update
           set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, version = excluded.version, updated_at = now()
-        where p.data is distinct from excluded.data or p.available is distinct from excluded.available
+        where p.data is distinct from excluded.data
        returning p.id)
      insert into staging_changed select id from changed`,
     [shopId, version],
   );
+  const states = await tx.unsafe(
+    `insert into product_state as st (shop_id, product_id, available, version)
+     select $1, w.id, w.available, $2 from ${winners} w
+     on conflict (shop_id, product_id) do update set available = excluded.available, version = excluded.version
+      where st.available is distinct from excluded.available`,
+    [shopId, version],
+  );
+  if (states.count > 0) outcome.changed = true;
   if (changed.count > 0) {
     outcome.changed = true;
     await tx`delete from product_offers o using staging_changed c where o.shop_id = ${shopId} and o.product_id = c.id`;
@@ -160,9 +168,9 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   }
   if (mode === 'load') {
     const disabled = await tx`
-      update products p set available = false, version = ${version}, updated_at = now()
-       where p.shop_id = ${shopId} and p.available
-         and not exists (select 1 from staging_products s where s.id = p.id)`;
+      update product_state st set available = false, version = ${version}
+       where st.shop_id = ${shopId} and st.available
+         and not exists (select 1 from staging_products s where s.id = st.product_id)`;
     if (disabled.count > 0) outcome.changed = true;
   }
   return outcome;
@@ -192,21 +200,21 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   })());
 
   const unknown = await tx<{ id: string }[]>`
-    select s.id from staging_ids s where not exists (select 1 from products p where p.shop_id = ${shopId} and p.id = s.id) order by s.id`;
+    select s.id from staging_ids s where not exists (select 1 from product_state st where st.shop_id = ${shopId} and st.product_id = s.id) order by s.id`;
   for (const { id } of unknown) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
 
   if (mode === 'patch') {
     const on = await tx`
-      update products p set available = true, version = ${version}, updated_at = now()
-        from staging_ids s where p.shop_id = ${shopId} and p.id = s.id and not p.available`;
+      update product_state st set available = true, version = ${version}
+        from staging_ids s where st.shop_id = ${shopId} and st.product_id = s.id and not st.available`;
     const off = await tx`
-      update products p set available = false, version = ${version}, updated_at = now()
-       where p.shop_id = ${shopId} and p.available and not exists (select 1 from staging_ids s where s.id = p.id)`;
+      update product_state st set available = false, version = ${version}
+       where st.shop_id = ${shopId} and st.available and not exists (select 1 from staging_ids s where s.id = st.product_id)`;
     outcome.changed = on.count + off.count > 0;
   } else {
     const off = await tx`
-      update products p set available = false, version = ${version}, updated_at = now()
-        from staging_ids s where p.shop_id = ${shopId} and p.id = s.id and p.available`;
+      update product_state st set available = false, version = ${version}
+        from staging_ids s where st.shop_id = ${shopId} and st.product_id = s.id and st.available`;
     outcome.changed = off.count > 0;
   }
   return outcome;

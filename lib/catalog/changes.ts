@@ -15,8 +15,9 @@ export type ChangedProduct = {
 export async function productsChangedSince(sql: Sql, shopId: string, since: number): Promise<{ version: number; products: ChangedProduct[] }> {
   const [shop] = await sql<{ version: number }[]>`select catalog_version as version from shops where id = ${shopId}`;
   const products = await sql<ChangedProduct[]>`
-    select id, version, available, price, data from products
-     where shop_id = ${shopId} and version > ${since}
-     order by id`;
+    select p.id, greatest(p.version, st.version) as version, st.available, p.price, p.data
+      from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+     where p.shop_id = ${shopId} and (p.version > ${since} or st.version > ${since})
+     order by p.id`;
   return { version: shop?.version ?? 0, products };
 }

@@ -100,7 +100,8 @@ describe('product import over HTTP', () => {
     const record = await waitForImport(server.url, shop, importId!);
     expect(record).toMatchObject({ status: 'done', items_total: 1, items_applied: 1, items_rejected: 0 });
     const [row] = await database.ctx.sql<{ data: unknown; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
-      select data, price, discount_percent, merchants, available, group_id from products where shop_id = ${shop.shop_id}`;
+      select data, price, discount_percent, merchants, st.available, group_id
+        from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shop.shop_id}`;
     expect(row.data).toEqual(fullItem);
     expect(row).toMatchObject({ price: 71.5, discount_percent: 28, merchants: ['Acme Store', 'Partner'], available: true, group_id: 'g-1' });
     const offers = await database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
@@ -119,7 +120,9 @@ describe('product import over HTTP', () => {
     const third = await sendImport(server.url, 'PUT', 'products', shop, { items: [item('b', 2)] });
     for (const sent of [first, second, third]) expect(sent.response.status).toBe(204);
     for (const sent of [first, second, third]) expect((await waitForImport(server.url, shop, sent.importId!)).status).toBe('done');
-    const rows = await database.ctx.sql`select id, price, available from products where shop_id = ${shop.shop_id} order by id`;
+    const rows = await database.ctx.sql`
+      select p.id, p.price, st.available from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+       where p.shop_id = ${shop.shop_id} order by p.id`;
     expect(rows.map((r) => [r.id, r.price, r.available])).toEqual([
       ['a', 1, true],
       ['b', 2, true],
@@ -139,7 +142,9 @@ describe('product import over HTTP', () => {
     const patch = await sendImport(server.url, 'POST', 'products', shop, { method: 'PATCH', items: [1002] });
     const record = await waitForImport(server.url, shop, patch.importId!);
     expect(record).toMatchObject({ status: 'done', operation: 'products.patch' });
-    const rows = await database.ctx.sql`select id, categories, available from products where shop_id = ${shop.shop_id} order by id`;
+    const rows = await database.ctx.sql`
+      select p.id, p.categories, st.available from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+       where p.shop_id = ${shop.shop_id} order by p.id`;
     expect(rows.map((r) => [r.id, r.categories, r.available])).toEqual([
       ['1001', ['12', '13'], false],
       ['1002', ['12'], true],
