@@ -75,16 +75,20 @@ export function alive(pid: number): boolean {
   }
 }
 
-// The cluster another process of ours already runs on this data directory, if any:
-// postmaster.pid line 1 is the pid, line 4 the port.
-async function runningCluster(pgDir: string): Promise<{ pid: number; port: number } | null> {
-  const text = await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => null);
+/** The pid and port in `<dataDir>/pg/postmaster.pid` (lines 1 and 4), running or not. */
+export async function readPostmaster(dataDir: string): Promise<{ pid: number; port: number } | null> {
+  const text = await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => null);
   if (!text) return null;
   const lines = text.split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!pid || !port || !alive(pid)) return null;
-  return { pid, port };
+  return pid && port ? { pid, port } : null;
+}
+
+// The cluster another process of ours already runs on this data directory, if any.
+async function runningCluster(dataDir: string): Promise<{ pid: number; port: number } | null> {
+  const postmaster = await readPostmaster(dataDir);
+  return postmaster && alive(postmaster.pid) ? postmaster : null;
 }
 
 async function parentPid(pid: number): Promise<number | null> {
@@ -125,7 +129,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await letPostgresReach([bin, path.join(bin, '..', 'lib'), path.join(bin, '..', 'share'), dataDir], log);
   }
 
-  const existing = await runningCluster(pgDir);
+  const existing = await runningCluster(dataDir);
   if (existing) {
     const password = (await fs.readFile(passwordFile, 'utf8')).trim();
     // A cluster whose starter died (SIGKILL, OOM) is re-parented to init: adopt it, so the

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
-import { alive } from '@/db/embedded';
+import { alive, readPostmaster } from '@/db/embedded';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestDatabase } from '@/lib/testing/database';
@@ -15,12 +15,7 @@ const run = promisify(execFile);
 let dataDir: string;
 const servers: TestServer[] = [];
 
-function postmasterPid(): Promise<number | null> {
-  return fs
-    .readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')
-    .then((text) => Number(text.split('\n')[0]))
-    .catch(() => null);
-}
+const postmasterPid = async () => (await readPostmaster(dataDir))?.pid ?? null;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-crash-'));
@@ -61,9 +56,8 @@ it('completes an import exactly once after the server is killed between 204 and 
   const record = await waitForImport(second.url, shop, importId!);
   expect(record).toMatchObject({ status: 'done', items_applied: 2, items_rejected: 0 });
 
-  const pid = (await postmasterPid())!;
+  const { pid, port } = (await readPostmaster(dataDir))!;
   const password = (await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
-  const port = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[3]);
   const sql = postgres(`postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, { max: 1 });
   try {
     const rows = await sql`select id, path from categories where shop_id = ${shop.shop_id} order by id`;

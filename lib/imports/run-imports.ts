@@ -68,6 +68,16 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
 
+// Failures that say nothing about the import itself (the database went away, a serialization
+// conflict): the import stays pending and is applied again, rather than failed.
+const TRANSIENT_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return TRANSIENT_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === '40001' || code === '40P01' || code === '53300';
+}
+
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
   await ctx.sql`update imports set status = 'running', started_at = now() where shop_id = ${shopId} and id = ${pending.id}`;
   try {
@@ -79,6 +89,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
       await finishImport(ctx, tx, shopId, pending.id, outcome);
     });
   } catch (error) {
+    if (isTransient(error)) throw error;
     // Nothing of it was stored (its transaction rolled back): record why, and move on so the
     // shop's later imports are not held up.
     const message = `Import could not be applied: ${error instanceof Error ? error.message : String(error)}`;

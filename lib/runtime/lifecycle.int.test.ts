@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { alive } from '@/db/embedded';
+import { alive, readPostmaster } from '@/db/embedded';
 import { startServer } from '@/lib/testing/server';
 
 const run = promisify(execFile);
@@ -19,11 +19,7 @@ async function cli(...args: string[]) {
   return JSON.parse(stdout);
 }
 
-const postmasterPid = () =>
-  fs
-    .readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')
-    .then((text) => Number(text.split('\n')[0]))
-    .catch(() => null);
+const postmasterPid = async () => (await readPostmaster(dataDir))?.pid ?? null;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-life-'));
