@@ -131,8 +131,11 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   await copyRows(tx, 'staging_products', ['pos', 'available', ...PRODUCT_COLUMNS], validatedRows(list, outcome, seen, offers, categories, locations));
   await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], offers);
   outcome.applied = seen.size;
-  // The last occurrence of an id in the request wins.
-  const winners = `(select distinct on (id) * from staging_products order by id, pos desc)`;
+  // The last occurrence of an id in the request wins. Without repeats (the usual case) every
+  // staged row wins, and sorting wide rows is skipped.
+  const valid = await tx<{ n: number }[]>`select count(*)::int as n from staging_products`;
+  const repeated = valid[0].n > seen.size;
+  const winners = repeated ? `(select distinct on (id) * from staging_products order by id, pos desc)` : 'staging_products';
 
   const changed = await tx.unsafe(
     `with changed as (

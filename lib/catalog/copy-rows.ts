@@ -4,7 +4,10 @@ import type { TransactionSql } from 'postgres';
 export type CopyValue = string | number | boolean | null | undefined | string[] | { json: unknown };
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
+const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
+
 function escapeText(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/[\\\t\n\r\0]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : ''));
 }
 
@@ -23,7 +26,11 @@ export function copyField(value: CopyValue): string {
   if (typeof value === 'boolean') return value ? 't' : 'f';
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return escapeText(arrayLiteral(value));
-  if (typeof value === 'object') return escapeText(jsonText(value.json));
+  if (typeof value === 'object') {
+    // JSON text escapes every control character itself: only its backslashes need doubling.
+    const text = jsonText(value.json);
+    return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
+  }
   return escapeText(value);
 }
 
