@@ -31,6 +31,8 @@ export const imports = pgTable(
     webhook: text('webhook'),
     webhookAttempts: jsonb('webhook_attempts').$type<WebhookAttempt[]>().notNull().default(sql`'[]'::jsonb`),
     bodyBytes: integer('body_bytes').notNull(),
+    // Times an applier started on it: one that keeps dying with it (out of memory, say) stops.
+    attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.shopId, t.id] }),

@@ -231,3 +231,64 @@ describe('PATCH and DELETE products', () => {
     ]);
   });
 });
+
+describe('values PostgreSQL cannot store as sent', () => {
+  it('stores lone surrogates and NUL characters cleaned, instead of failing the import', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [
+      item('s1', { name: 'emoji cut \ud83d', description: 'nul\u0000here', 'odd\u0000key': 1 }),
+      item('s2', { categories: ['x\u0000'] }),
+      { ...item('s3'), id: 'a\u0000b' },
+    ]);
+    expect(outcome.applied).toBe(1);
+    expect(outcome.errors).toEqual([
+      { item_id: 's2', position: 1, message: 'categories must not contain NUL characters' },
+      { item_id: 'ab', position: 2, message: 'id must not contain NUL characters' },
+    ]);
+    const [row] = await rows(shop.shop_id);
+    expect(row.name).toBe('emoji cut \ufffd');
+    expect(row.data).toMatchObject({ name: 'emoji cut \ufffd', description: 'nulhere', oddkey: 1 });
+  });
+
+  it('rejects dates outside the years 1 to 9999 and reads zoneless date-times as UTC', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [item('d1', { creation_date: '9999-12-31T23:00:00-05:00' }), item('d2', { creation_date: '2026-01-01T10:00' })]);
+    expect(outcome.errors).toEqual([{ item_id: 'd1', position: 0, message: 'creation_date must be an ISO 8601 date' }]);
+    const [{ created }] = await database.ctx.sql<{ created: string }[]>`
+      select to_char(creation_date at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as created from products where shop_id = ${shop.shop_id} and id = 'd2'`;
+    expect(created).toBe('2026-01-01 10:00');
+  });
+
+  it('keeps the last offer of a location listed twice in one item', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('o', { locations: [{ location: 'l', price: 5 }, { location: 'l', price: 7 }] })]);
+    expect((await offers(shop.shop_id)).map((o) => [o.location_id, o.price])).toEqual([['l', 7]]);
+  });
+});
+
+describe('disabling the rest only when the request was read whole', () => {
+  it('PATCH with rejected entries marks the listed in stock but leaves the unlisted alone', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('k1', { available: false }), item('k2'), item('k3')]);
+    const outcome = await availability(shop.shop_id, 'patch', ['k1', { id: 'k2' }]);
+    expect(outcome.rejected).toBe(1);
+    expect(outcome.warnings.map((w) => w.message)).toContain('unlisted products were not marked out of stock because 1 entries were rejected');
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
+      ['k1', true],
+      ['k2', true],
+      ['k3', true],
+    ]);
+  });
+
+  it('POST load with rejected items disables nothing else', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('m1'), item('m2')]);
+    const outcome = await put(shop.shop_id, [item('m1'), item('m2', { price: -1 })], 'load');
+    expect(outcome.rejected).toBe(1);
+    expect(outcome.warnings.map((w) => w.message)).toContain('other products were not marked out of stock because 1 items were rejected');
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
+      ['m1', true],
+      ['m2', true],
+    ]);
+  });
+});

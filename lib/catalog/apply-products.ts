@@ -2,7 +2,7 @@ import type { TransactionSql } from 'postgres';
 import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
 import { copyRows, type CopyValue } from './copy-rows';
-import { discountPercent, ItemInput } from './product-schema';
+import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
 import { identifier } from './schemas';
 import { bumpCatalogVersion } from './version';
 
@@ -35,14 +35,16 @@ export { PRODUCT_COLUMNS, OFFER_COLUMNS };
 export function prepareItem(item: ItemInput): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   const data = { ...item, ...(item.params ? { params } : {}) };
-  const offers = (item.locations ?? []).map((offer) => {
+  // A location listed twice in one item: the last offer counts.
+  const lastOffers = new Map((item.locations ?? []).map((offer) => [offer.location, offer]));
+  const offers = [...lastOffers.values()].map((offer) => {
     // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
     const price = offer.price ?? item.price;
     const oldprice = offer.oldprice ?? item.oldprice ?? null;
     const { location: _location, ...rest } = offer;
     return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
   });
-  const created = item.creation_date ? new Date(item.creation_date.replace(' ', 'T')).toISOString() : null;
+  const created = item.creation_date ? parseIsoDate(item.creation_date).toISOString() : null;
   return {
     id: item.id,
     // CONTRACT §3: a PUT item is in stock unless it says otherwise.
@@ -169,7 +171,11 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
       [shopId],
     );
   }
-  if (mode === 'load') {
+  if (mode === 'load' && outcome.rejected > 0) {
+    // A rejected item may be one the shop meant to keep: disabling "everything not listed" on a
+    // request we could not read whole would take it out of stock.
+    outcome.warn({ message: `other products were not marked out of stock because ${outcome.rejected} items were rejected` });
+  } else if (mode === 'load') {
     const disabled = await tx`
       update product_state st set available = false, version = ${version}
        where st.shop_id = ${shopId} and st.available
@@ -210,10 +216,18 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
     const on = await tx`
       update product_state st set available = true, version = ${version}
         from staging_ids s where st.shop_id = ${shopId} and st.product_id = s.id and not st.available`;
-    const off = await tx`
-      update product_state st set available = false, version = ${version}
-       where st.shop_id = ${shopId} and st.available and not exists (select 1 from staging_ids s where s.id = st.product_id)`;
-    outcome.changed = on.count + off.count > 0;
+    // As for a load: with entries rejected, what the shop meant to keep in stock is unknown.
+    let off = 0;
+    if (outcome.rejected > 0) {
+      outcome.warn({ message: `unlisted products were not marked out of stock because ${outcome.rejected} entries were rejected` });
+    } else {
+      off = (
+        await tx`
+          update product_state st set available = false, version = ${version}
+           where st.shop_id = ${shopId} and st.available and not exists (select 1 from staging_ids s where s.id = st.product_id)`
+      ).count;
+    }
+    outcome.changed = on.count + off > 0;
   } else {
     const off = await tx`
       update product_state st set available = false, version = ${version}

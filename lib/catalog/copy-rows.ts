@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { TransactionSql } from 'postgres';
+import { storableText } from '@/db/storable-text';
 
 export type CopyValue = string | number | boolean | null | undefined | string[] | { json: unknown };
 
@@ -15,10 +16,21 @@ function arrayLiteral(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
-/** PostgreSQL rejects \u0000 in text and jsonb: such characters are dropped. */
+// jsonb refuses \u0000 and unpaired surrogates (what slicing a string through an emoji leaves).
+const UNSTORABLE_JSON = /\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i;
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(storable);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [storableText(key), storable(v)]));
+  }
+  return value;
+}
+
 function jsonText(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.includes('\\u0000') ? JSON.stringify(value, (_key, v) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)) : text;
+  return UNSTORABLE_JSON.test(text) ? JSON.stringify(storable(value)) : text;
 }
 
 export function copyField(value: CopyValue): string {
@@ -31,7 +43,7 @@ export function copyField(value: CopyValue): string {
     const text = jsonText(value.json);
     return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
   }
-  return escapeText(value);
+  return escapeText(storableText(value));
 }
 
 /** Streams rows into `table (columns)` with COPY, in chunks of about a megabyte. */
@@ -40,12 +52,15 @@ export async function copyRows(tx: TransactionSql, table: string, columns: strin
   const done = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);
+    stream.on('close', () => reject(new Error(`COPY into ${table} ended early`)));
   });
+  // A failed COPY destroys the stream, which then never drains: never wait on drain alone.
+  done.catch(() => {});
   let chunk = '';
   for (const row of rows) {
     chunk += row.map(copyField).join('\t') + '\n';
     if (chunk.length > 1 << 20) {
-      if (!stream.write(chunk)) await new Promise((resolve) => stream.once('drain', resolve));
+      if (!stream.write(chunk)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
       chunk = '';
     }
   }

@@ -16,7 +16,13 @@ const integer = (field: string) =>
     .max(2147483647, `${field} is out of range`);
 const number = (field: string) => z.number({ error: `${field} must be a number` }).finite(`${field} must be a number`);
 const textList = (field: string) =>
-  z.array(z.union([z.string(), z.number().finite()]).transform(String), { error: `${field} must be an array of strings` });
+  z.array(
+    z
+      .union([z.string(), z.number().finite()])
+      .transform(String)
+      .refine((value) => !value.includes('\0'), `${field} must not contain NUL characters`),
+    { error: `${field} must be an array of strings` },
+  );
 /** Sizes and the like, where the spec allows strings and numbers: kept as sent. */
 const mixedList = (field: string) => z.array(z.union([z.string(), z.number().finite()]), { error: `${field} must be an array of strings or numbers` });
 /** One string or an array of them (CONTRACT §3: "merchant may be a string"). */
@@ -129,10 +135,23 @@ const niche = {
 export const NICHE_SECTIONS = Object.keys(niche) as (keyof typeof niche)[];
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** The instant an ISO 8601 date or date-time names; without a zone it is read as UTC. */
+export function parseIsoDate(value: string): Date {
+  const normalised = value.replace(' ', 'T');
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(normalised) || !normalised.includes('T');
+  return new Date(zoned ? normalised : `${normalised}Z`);
+}
+
 const validDate = (field: string) =>
-  text(field).refine((value) => isoDateTime.test(value) && !Number.isNaN(Date.parse(value.replace(' ', 'T'))), {
-    message: `${field} must be an ISO 8601 date`,
-  });
+  text(field).refine(
+    (value) => {
+      if (!isoDateTime.test(value)) return false;
+      const year = parseIsoDate(value).getUTCFullYear();
+      return year >= 1 && year <= 9999;
+    },
+    { message: `${field} must be an ISO 8601 date` },
+  );
 
 export const ItemInput = z.looseObject({
   id: identifier('id', 64),

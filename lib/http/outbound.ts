@@ -122,6 +122,9 @@ export function requestOutbound(
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${policy.timeoutMs} ms`)));
+    // The socket timeout resets with every byte: a slow drip would hold the slot for ever.
+    const deadline = setTimeout(() => req.destroy(new Error(`not complete within ${policy.timeoutMs * 2} ms`)), policy.timeoutMs * 2);
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end(init.body);
   });

@@ -51,7 +51,8 @@ describe('import intake', () => {
     const unknown = await post('/import/categories', JSON.stringify({ shop_id: 'nope', shop_secret: shop.shop_secret, categories: [] }));
     const wrong = await post('/import/categories', JSON.stringify({ shop_id: shop.shop_id, shop_secret: 'wrong', categories: [] }));
     const missing = await post('/import/categories', JSON.stringify({ categories: [] }));
-    for (const result of [unknown, wrong, missing]) {
+    const nul = await post('/import/categories', JSON.stringify({ shop_id: 'a\u0000', shop_secret: 'x', categories: [] }));
+    for (const result of [unknown, wrong, missing, nul]) {
       expect(result.status).toBe(400);
       expect(result.body).toEqual({ status: 'error', payload: { message: 'Invalid shop_id or shop_secret' } });
     }

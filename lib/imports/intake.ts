@@ -11,6 +11,7 @@ import { operationFor, operations, type ImportMethod, type Resource } from './op
 import { ProductMethod, WebhookUrl } from './schemas';
 
 const gzip = promisify(zlib.gzip);
+const SHOP_INTAKE_LOCK = 7_300;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,6 +50,9 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
 
   const body = await gzip(raw, { level: 1 });
   const importId = await ctx.sql.begin(async (tx) => {
+    // Ids of one shop must commit in the order they are given out, or the applier could see a
+    // later import before an earlier one that is still writing its body.
+    await tx`select pg_advisory_xact_lock(${SHOP_INTAKE_LOCK}, hashtext(${shop.id}))`;
     const [record] = await tx<{ id: number }[]>`
       insert into imports (shop_id, operation, items_total, webhook, body_bytes)
       values (${shop.id}, ${operation}, ${list.length}, ${webhook}, ${raw.length})

@@ -1,4 +1,5 @@
 import type { ImportProblem } from '@/db/schema';
+import { storableText } from '@/db/storable-text';
 
 // Stored problems per import are capped; counts stay exact.
 const KEEP = 1000;
@@ -18,13 +19,22 @@ export class ImportOutcome {
 
   reject(problem: ImportProblem): void {
     this.rejected++;
-    if (this.errors.length < KEEP) this.errors.push(problem);
+    if (this.errors.length < KEEP) this.errors.push(storableProblem(problem));
   }
 
   warn(problem: ImportProblem): void {
     this.warningCount++;
-    if (this.warnings.length < KEEP) this.warnings.push(problem);
+    if (this.warnings.length < KEEP) this.warnings.push(storableProblem(problem));
   }
+}
+
+// Problems quote what the shop sent, which may hold characters jsonb refuses.
+function storableProblem(problem: ImportProblem): ImportProblem {
+  return {
+    ...problem,
+    ...(problem.item_id !== undefined ? { item_id: storableText(problem.item_id) } : {}),
+    message: storableText(problem.message),
+  };
 }
 
 export function itemIdOf(item: unknown): string | undefined {

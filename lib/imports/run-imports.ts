@@ -10,8 +10,11 @@ import { ImportOutcome } from './outcome';
 
 const gunzip = promisify(zlib.gunzip);
 
-// Advisory-lock class for "this shop's imports are being applied".
+// Advisory-lock classes: "this shop's imports are being applied" (held by the applier's session)
+// and, inside each apply transaction, the same claim again, so that even if the session lock were
+// lost with its idle connection no two transactions apply a shop's imports at once.
 const SHOP_IMPORT_LOCK = 7_301;
+const SHOP_APPLY_TX_LOCK = 7_302;
 
 type Pending = { id: number; operation: Operation };
 
@@ -78,13 +81,28 @@ function isTransient(error: unknown): boolean {
   return TRANSIENT_CODES.has(code) || code.startsWith('08') || code.startsWith('57P') || code === '40001' || code === '40P01' || code === '53300';
 }
 
+const MAX_ATTEMPTS = 5;
+
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
-  await ctx.sql`update imports set status = 'running', started_at = now() where shop_id = ${shopId} and id = ${pending.id}`;
+  const [{ attempts }] = await ctx.sql<{ attempts: number }[]>`
+    update imports set status = 'running', started_at = now(), attempts = attempts + 1
+     where shop_id = ${shopId} and id = ${pending.id}
+ returning attempts`;
+  if (attempts > MAX_ATTEMPTS) {
+    const message = `Import could not be applied: gave up after ${MAX_ATTEMPTS} attempts that each ended without an answer`;
+    await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
+    return;
+  }
   try {
     const [stored] = await ctx.sql<{ body: Buffer }[]>`
       select body from import_bodies where shop_id = ${shopId} and import_id = ${pending.id}`;
     const body = JSON.parse((await gunzip(stored.body)).toString('utf8')) as Record<string, unknown>;
     await ctx.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
+      const [current] = await tx<{ status: string }[]>`
+        select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
+      // Applied meanwhile by another applier: never twice.
+      if (current.status !== 'queued' && current.status !== 'running') return;
       const outcome = await applyOperation(tx, shopId, pending.operation, body);
       await finishImport(ctx, tx, shopId, pending.id, outcome);
     });

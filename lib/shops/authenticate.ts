@@ -30,7 +30,8 @@ async function secretMatches(shopId: string, secret: string, hash: string): Prom
  */
 export async function authenticateShop(sql: Sql, shopId: unknown, secret: unknown, message = 'Invalid shop_id or shop_secret'): Promise<ShopIdentity> {
   const id = typeof shopId === 'number' ? String(shopId) : shopId;
-  if (typeof id !== 'string' || typeof secret !== 'string' || !id || !secret) {
+  // A NUL cannot be in any stored id, and PostgreSQL would refuse the parameter.
+  if (typeof id !== 'string' || typeof secret !== 'string' || !id || !secret || id.includes('\0')) {
     throw new AppError('UNAUTHORIZED', message);
   }
   const [shop] = await sql<{ id: string; name: string; currency: string; secret_hash: string }[]>`

@@ -1,0 +1,1 @@
+ALTER TABLE "imports" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;
