@@ -1,5 +1,5 @@
 import type { Job } from 'pg-boss';
-import { runPendingImports, shopsWithPendingImports } from '@/lib/imports/run-imports';
+import { pruneImportBodies, runPendingImports, shopsWithPendingImports } from '@/lib/imports/run-imports';
 import { jobs, type JobData, type JobName } from '@/lib/jobs';
 import { sendOutboxMessage } from '@/lib/mail/send-outbox';
 import type { AppContext } from '@/lib/runtime/context';
@@ -50,8 +50,14 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   sweep();
   const timer = setInterval(sweep, ctx.settings.importSweepSeconds * 1000);
   timer.unref();
+  const prune = () =>
+    pruneImportBodies(ctx, ctx.settings.importBodyRetentionDays).catch((error) => log(`pruning import bodies: ${error instanceof Error ? error.message : String(error)}`));
+  void prune();
+  const pruning = setInterval(prune, 3_600_000);
+  pruning.unref();
   return async () => {
     clearInterval(timer);
+    clearInterval(pruning);
     await sweeping;
   };
 }

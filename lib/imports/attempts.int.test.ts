@@ -34,3 +34,17 @@ it('fails an import whose applier died five times instead of retrying it for eve
   const [category] = await database.ctx.sql<{ id: string }[]>`select id from categories where shop_id = ${shop.shop_id}`;
   expect(category.id).toBe('b');
 });
+
+it('prunes raw bodies of imports finished longer ago than the retention, and only those', async () => {
+  const { pruneImportBodies } = await import('./run-imports');
+  const shop = await createTestShop(database.ctx);
+  const { importId: old } = await sendImport(server.url, 'POST', 'categories', shop, { categories: [] });
+  const { importId: recent } = await sendImport(server.url, 'POST', 'categories', shop, { categories: [] });
+  const { importId: pending } = await sendImport(server.url, 'POST', 'categories', shop, { categories: [] });
+  await database.ctx.sql`update imports set status = 'done', finished_at = now() - interval '31 days' where shop_id = ${shop.shop_id} and id = ${old!}`;
+  await database.ctx.sql`update imports set status = 'done', finished_at = now() - interval '29 days' where shop_id = ${shop.shop_id} and id = ${recent!}`;
+  expect(await pruneImportBodies(database.ctx, 0)).toBe(0);
+  await pruneImportBodies(database.ctx, 30);
+  const kept = await database.ctx.sql<{ import_id: number }[]>`select import_id from import_bodies where shop_id = ${shop.shop_id} order by import_id`;
+  expect(kept.map((k) => k.import_id)).toEqual([recent, pending]);
+});

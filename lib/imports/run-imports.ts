@@ -53,6 +53,16 @@ export async function runPendingImports(ctx: AppContext, shopId: string): Promis
   }
 }
 
+/** Drops raw bodies of imports finished more than `days` ago (0: keep for ever). */
+export async function pruneImportBodies(ctx: AppContext, days: number): Promise<number> {
+  if (days <= 0) return 0;
+  const result = await ctx.sql`
+    delete from import_bodies b using imports i
+     where i.shop_id = b.shop_id and i.id = b.import_id
+       and i.status in ('done', 'failed') and i.finished_at < now() - make_interval(days => ${days})`;
+  return result.count;
+}
+
 /** Shops with imports waiting: after a restart, or when a wake-up job was lost. */
 export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]> {
   const rows = await ctx.sql<{ shop_id: string }[]>`

@@ -45,5 +45,6 @@ export function readSettings() {
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),
+    importBodyRetentionDays: int('IMPORT_BODY_RETENTION_DAYS', 30),
   };
 }
