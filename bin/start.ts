@@ -24,6 +24,9 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
+    // Route handlers see only a Request: hand them the peer address, overwriting anything a
+    // client may have sent under that name.
+    req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500).end();

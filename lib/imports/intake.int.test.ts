@@ -146,6 +146,33 @@ describe('import intake', () => {
   });
 });
 
+describe('failed authentications', () => {
+  it('lock the client address out with 429 once the limit is reached', async () => {
+    const limited = await startServer({ DATABASE_URL: database.url, AUTH_FAILURES_PER_MINUTE: '5' });
+    try {
+      const shop = await createTestShop(database.ctx);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await sendImport(limited.url, 'PUT', 'categories', { shop_id: shop.shop_id, shop_secret: 'guess' }, { categories: [] })).response.status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+      const { response } = await sendImport(limited.url, 'PUT', 'categories', shop, { categories: [] });
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await response.json()).payload.message).toMatch(/^Too many failed authentications from this address/);
+      // A spoofed address header changes nothing: the server sets it from the socket.
+      const spoofed = await fetch(`${limited.url}/import/categories`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', 'X-Vitrine-Client-Address': '203.0.113.9' },
+        body: JSON.stringify({ ...shop, categories: [] }),
+      });
+      expect(spoofed.status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe('import status', () => {
   it('answers only the owning shop, with 404 for unknown ids', async () => {
     const owner = await createTestShop(database.ctx);

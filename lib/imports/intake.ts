@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { readJsonBody } from '@/lib/http/body';
+import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import { describeZodError } from '@/lib/http/zod-message';
@@ -24,9 +25,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export async function acceptImport(ctx: AppContext, req: Request, resource: Resource, httpMethod: ImportMethod): Promise<{ importId: number }> {
   const { limits } = ctx.settings;
+  const address = clientAddress(req);
+  if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
   const { raw, json } = await readJsonBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER);
   if (!isObject(json)) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
-  const shop = await authenticateShop(ctx.sql, json.shop_id, json.shop_secret);
+  const shop = await authenticateShop(ctx.sql, json.shop_id, json.shop_secret).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
+    throw error;
+  });
   if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
 
   let method = httpMethod;

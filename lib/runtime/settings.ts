@@ -31,6 +31,7 @@ export function readSettings() {
       bodyBytes: int('BODY_LIMIT_BYTES', 36_700_160),
       writesPerMinute: int('RATE_LIMIT_PER_MINUTE', 40),
       readsPerMinute: int('READ_RATE_LIMIT_PER_MINUTE', 6000),
+      authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 30),
     },
     webhooks: {
       allowHosts: list('WEBHOOK_ALLOW_HOSTS'),
