@@ -94,10 +94,13 @@ function isTransient(error: unknown): boolean {
 const MAX_ATTEMPTS = 5;
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
-  const [{ attempts }] = await ctx.sql<{ attempts: number }[]>`
+  const [claimed] = await ctx.sql<{ attempts: number }[]>`
     update imports set status = 'running', started_at = now(), attempts = attempts + 1
-     where shop_id = ${shopId} and id = ${pending.id}
+     where shop_id = ${shopId} and id = ${pending.id} and status in ('queued', 'running')
  returning attempts`;
+  // Settled meanwhile by another applier.
+  if (!claimed) return;
+  const { attempts } = claimed;
   if (attempts > MAX_ATTEMPTS) {
     const message = `Import could not be applied: gave up after ${MAX_ATTEMPTS} attempts that each ended without an answer`;
     await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
