@@ -1,25 +1,14 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
-import { startServer, type TestServer } from '@/lib/testing/server';
+import { startServer } from '@/lib/testing/server';
+import { serverWithDatabase } from '@/lib/testing/fixtures';
 
-let database: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startServer({ DATABASE_URL: database.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await database?.close();
-});
+const fixture = serverWithDatabase();
 
 async function post(path: string, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }, method = 'POST') {
-  const response = await fetch(`${server.url}${path}`, { method, headers, body });
+  const response = await fetch(`${fixture.server.url}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
@@ -27,15 +16,15 @@ async function post(path: string, body: string, headers: Record<string, string> 
 describe('import intake', () => {
   let shop: TestShop;
   beforeAll(async () => {
-    shop = await createTestShop(database.ctx);
+    shop = await createTestShop(fixture.database.ctx);
   });
 
   it('accepts a valid import with 204, no body and X-Import-Id, and applies it', async () => {
-    const { response, importId } = await sendImport(server.url, 'POST', 'categories', shop, { categories: [{ id: 'a', name: 'A' }] });
+    const { response, importId } = await sendImport(fixture.server.url, 'POST', 'categories', shop, { categories: [{ id: 'a', name: 'A' }] });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
     expect(importId).toBeGreaterThan(0);
-    const record = await waitForImport(server.url, shop, importId!);
+    const record = await waitForImport(fixture.server.url, shop, importId!);
     expect(record).toMatchObject({ id: importId, shop_id: shop.shop_id, operation: 'categories.replace', status: 'done', items_total: 1, items_applied: 1, items_rejected: 0, errors: [], message: null });
     expect(Date.parse(record.finished_at as string)).toBeGreaterThanOrEqual(Date.parse(record.received_at as string));
   });
@@ -93,15 +82,15 @@ describe('import intake', () => {
       ['POST', 'products', { items: [], method: 'patch' }, 'products.patch'],
     ];
     for (const [method, resource, fields, operation] of cases) {
-      const { response, importId } = await sendImport(server.url, method, resource, shop, fields);
+      const { response, importId } = await sendImport(fixture.server.url, method, resource, shop, fields);
       expect(response.status, `${method} ${resource}`).toBe(204);
-      expect((await importStatus(server.url, shop, importId!)).operation).toBe(operation);
+      expect((await importStatus(fixture.server.url, shop, importId!)).operation).toBe(operation);
     }
   });
 
   it('refuses a declared body over 35 MiB with 413 before reading it', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${server.url}/import/categories`, {
+      const req = http.request(`${fixture.server.url}/import/categories`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Content-Length': String(36_700_161) },
       });
@@ -127,7 +116,7 @@ describe('import intake', () => {
         controller.enqueue(sent === 1 ? Buffer.from('{"a":"') : chunk);
       },
     });
-    const response = await fetch(`${server.url}/import/categories`, {
+    const response = await fetch(`${fixture.server.url}/import/categories`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: stream,
@@ -148,9 +137,9 @@ describe('import intake', () => {
 
 describe('failed authentications', () => {
   it('lock the client address out with 429 once the limit is reached', async () => {
-    const limited = await startServer({ DATABASE_URL: database.url, AUTH_FAILURES_PER_MINUTE: '5' });
+    const limited = await startServer({ DATABASE_URL: fixture.database.url, AUTH_FAILURES_PER_MINUTE: '5' });
     try {
-      const shop = await createTestShop(database.ctx);
+      const shop = await createTestShop(fixture.database.ctx);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         statuses.push((await sendImport(limited.url, 'PUT', 'categories', { shop_id: shop.shop_id, shop_secret: 'guess' }, { categories: [] })).response.status);
@@ -175,10 +164,10 @@ describe('failed authentications', () => {
 
 describe('import status', () => {
   it('answers only the owning shop, with 404 for unknown ids', async () => {
-    const owner = await createTestShop(database.ctx);
-    const other = await createTestShop(database.ctx);
-    const { importId } = await sendImport(server.url, 'PUT', 'locations', owner, { locations: [{ id: 'msk', name: 'Moscow', parent: null }] });
-    await waitForImport(server.url, owner, importId!);
+    const owner = await createTestShop(fixture.database.ctx);
+    const other = await createTestShop(fixture.database.ctx);
+    const { importId } = await sendImport(fixture.server.url, 'PUT', 'locations', owner, { locations: [{ id: 'msk', name: 'Moscow', parent: null }] });
+    await waitForImport(fixture.server.url, owner, importId!);
     const foreign = await post('/import/status', JSON.stringify({ ...other, import_id: importId }));
     expect(foreign.status).toBe(404);
     expect(foreign.body.payload.message).toBe(`Import ${importId} not found`);

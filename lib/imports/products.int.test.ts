@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
-import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { startServer, type TestServer } from '@/lib/testing/server';
+import { serverWithDatabase } from '@/lib/testing/fixtures';
 
-let database: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startServer({ DATABASE_URL: database.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await database?.close();
-});
+const fixture = serverWithDatabase();
 
 // Every field of spec 2.4–2.8, each set.
 const fullItem = {
@@ -94,17 +82,17 @@ const fullItem = {
 
 describe('product import over HTTP', () => {
   it('keeps every field of an item and gives it back unchanged', async () => {
-    const shop = await createTestShop(database.ctx);
-    const { response, importId } = await sendImport(server.url, 'PUT', 'products', shop, { items: [fullItem] });
+    const shop = await createTestShop(fixture.database.ctx);
+    const { response, importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [fullItem] });
     expect(response.status).toBe(204);
-    const record = await waitForImport(server.url, shop, importId!);
+    const record = await waitForImport(fixture.server.url, shop, importId!);
     expect(record).toMatchObject({ status: 'done', items_total: 1, items_applied: 1, items_rejected: 0 });
-    const [row] = await database.ctx.sql<{ data: unknown; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
+    const [row] = await fixture.database.ctx.sql<{ data: unknown; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
       select data, price, discount_percent, merchants, st.available, group_id
         from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shop.shop_id}`;
     expect(row.data).toEqual(fullItem);
     expect(row).toMatchObject({ price: 71.5, discount_percent: 28, merchants: ['Acme Store', 'Partner'], available: true, group_id: 'g-1' });
-    const offers = await database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
+    const offers = await fixture.database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
     expect(offers.map((o) => [o.location_id, o.price, o.oldprice, o.discount_percent, o.stock_quantity])).toEqual([
       ['msk', 69, 99, 30, 3],
       ['spb', 71.5, 100, 28, null],
@@ -113,14 +101,14 @@ describe('product import over HTTP', () => {
   });
 
   it('applies PUT → PATCH → PUT sent back to back in order', async () => {
-    const shop = await createTestShop(database.ctx);
+    const shop = await createTestShop(fixture.database.ctx);
     const item = (id: string, price: number) => ({ id, name: id, price, url: 'u', picture: 'p', categories: ['c'] });
-    const first = await sendImport(server.url, 'PUT', 'products', shop, { items: [item('a', 1), item('b', 1)] });
-    const second = await sendImport(server.url, 'PATCH', 'products', shop, { items: ['a'] });
-    const third = await sendImport(server.url, 'PUT', 'products', shop, { items: [item('b', 2)] });
+    const first = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [item('a', 1), item('b', 1)] });
+    const second = await sendImport(fixture.server.url, 'PATCH', 'products', shop, { items: ['a'] });
+    const third = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [item('b', 2)] });
     for (const sent of [first, second, third]) expect(sent.response.status).toBe(204);
-    for (const sent of [first, second, third]) expect((await waitForImport(server.url, shop, sent.importId!)).status).toBe('done');
-    const rows = await database.ctx.sql`
+    for (const sent of [first, second, third]) expect((await waitForImport(fixture.server.url, shop, sent.importId!)).status).toBe('done');
+    const rows = await fixture.database.ctx.sql`
       select p.id, p.price, st.available from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
        where p.shop_id = ${shop.shop_id} order by p.id`;
     expect(rows.map((r) => [r.id, r.price, r.available])).toEqual([
@@ -130,19 +118,19 @@ describe('product import over HTTP', () => {
   });
 
   it('takes Magento- and Shopware-style payloads: numeric ids, stock counts, POST with "method"', async () => {
-    const shop = await createTestShop(database.ctx);
-    const magento = await sendImport(server.url, 'POST', 'products', shop, {
+    const shop = await createTestShop(fixture.database.ctx);
+    const magento = await sendImport(fixture.server.url, 'POST', 'products', shop, {
       method: 'PUT',
       items: [
         { id: 1001, name: 'M1', price: 10, url: 'u', picture: 'p', categories: [12, 13], available: 4 },
         { id: 1002, name: 'M2', price: 11, url: 'u', picture: 'p', categories: [12], available: 0 },
       ],
     });
-    expect((await waitForImport(server.url, shop, magento.importId!)).status).toBe('done');
-    const patch = await sendImport(server.url, 'POST', 'products', shop, { method: 'PATCH', items: [1002] });
-    const record = await waitForImport(server.url, shop, patch.importId!);
+    expect((await waitForImport(fixture.server.url, shop, magento.importId!)).status).toBe('done');
+    const patch = await sendImport(fixture.server.url, 'POST', 'products', shop, { method: 'PATCH', items: [1002] });
+    const record = await waitForImport(fixture.server.url, shop, patch.importId!);
     expect(record).toMatchObject({ status: 'done', operation: 'products.patch' });
-    const rows = await database.ctx.sql`
+    const rows = await fixture.database.ctx.sql`
       select p.id, p.categories, st.available from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
        where p.shop_id = ${shop.shop_id} order by p.id`;
     expect(rows.map((r) => [r.id, r.categories, r.available])).toEqual([
@@ -152,11 +140,11 @@ describe('product import over HTTP', () => {
   });
 
   it('fails an import with rejected items while applying the valid ones, and reports each', async () => {
-    const shop = await createTestShop(database.ctx);
-    const { importId } = await sendImport(server.url, 'PUT', 'products', shop, {
+    const shop = await createTestShop(fixture.database.ctx);
+    const { importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, {
       items: [{ id: 'ok', name: 'Ok', price: 5, url: 'u', picture: 'p', categories: [] }, { id: 'bad', name: 'Bad', price: -1, url: 'u', picture: 'p', categories: [] }, 'not an object'],
     });
-    const record = await waitForImport(server.url, shop, importId!);
+    const record = await waitForImport(fixture.server.url, shop, importId!);
     expect(record).toMatchObject({
       status: 'failed',
       items_total: 3,

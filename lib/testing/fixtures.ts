@@ -1,0 +1,22 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './database';
+import { startServer, type TestServer } from './server';
+
+export type ServerFixture = { database: TestDatabase; server: TestServer };
+
+/**
+ * A fresh database and the real server on it for one test file: created before its tests,
+ * stopped after them. `env` adds server settings.
+ */
+export function serverWithDatabase(env: Record<string, string | undefined> = {}): ServerFixture {
+  const fixture = {} as ServerFixture;
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase();
+    fixture.server = await startServer({ DATABASE_URL: fixture.database.url, ...env });
+  });
+  afterAll(async () => {
+    await fixture.server?.stop();
+    await fixture.database?.close();
+  });
+  return fixture;
+}
