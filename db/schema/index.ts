@@ -3,3 +3,4 @@ export * from './staff';
 export * from './imports';
 export * from './catalog';
 export * from './mail';
+export * from './subscriptions';

@@ -3,6 +3,7 @@ import { getImport, presentImport } from '@/lib/imports/import-records';
 import type { AppContext } from '@/lib/runtime/context';
 import { createShop, listShops, rotateShopSecret } from '@/lib/shops/manage-shops';
 import { createStaffUser } from '@/lib/staff/users';
+import { listEmailFlags } from '@/lib/subscriptions/email-flags';
 import { optional, required, type ParsedArgs } from './args';
 
 export const BOOLEAN_FLAGS = ['listing-extended-default', 'technical-notices'];
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
       shops: args.options.get('shop') ?? [],
       technicalNotices: args.flags.has('technical-notices'),
     }),
+  'flags list': (ctx, args) => listEmailFlags(ctx, required(args, 'shop'), optional(args, 'email')),
   'import status': async (ctx, args) => {
     const id = Number(required(args, 'id'));
     if (!Number.isInteger(id) || id <= 0) throw new AppError('VALIDATION', '--id must be an import id (a positive integer)');

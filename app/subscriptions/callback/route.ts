@@ -1,0 +1,11 @@
+import { respond } from '@/lib/http/respond';
+import { appContext } from '@/lib/runtime/context';
+import { receiveEmailEvent } from '@/lib/subscriptions/callback';
+
+// POST /subscriptions/callback – mark an email with a system flag
+export function POST(req: Request) {
+  return respond(async () => {
+    await receiveEmailEvent(appContext(), req);
+    return Response.json({ status: 'success' });
+  });
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+export const EMAIL_EVENTS = ['complained', 'hard_bounced', 'blacklisted', 'unsubscribed'] as const;
+
+export const EmailEvent = z.enum(EMAIL_EVENTS, {
+  error: (issue) => (issue.input === undefined ? 'event is required' : `event must be one of ${EMAIL_EVENTS.join(', ')}`),
+});
+
+/** Trimmed and lower-cased, so one address has one set of flags. */
+export const FlaggedEmail = z
+  .string({ error: (issue) => (issue.input === undefined ? 'email is required' : 'email must be a string') })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'email must be a valid email address' }).max(320, 'email must be at most 320 characters'));
+
+export const FlagInput = z.object({ email: FlaggedEmail, event: EmailEvent });
+export type FlagInput = z.infer<typeof FlagInput>;
