@@ -15,6 +15,25 @@ export async function flagEmail(ctx: Pick<AppContext, 'sql'>, shopId: string, in
      where not (${event}::text = any(email_flags.flags))`;
 }
 
+/** Takes one flag off an email (admin app); the row goes when its last flag does. */
+export async function unflagEmail(ctx: Pick<AppContext, 'sql'>, shopId: string, input: unknown): Promise<void> {
+  const parsed = FlagInput.safeParse(input);
+  if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
+  const { email, event } = parsed.data;
+  await ctx.sql.begin(async (tx) => {
+    await tx`
+      update email_flags set flags = array_remove(flags, ${event}::text), updated_at = now()
+       where shop_id = ${shopId} and email = ${email} and ${event}::text = any(flags)`;
+    await tx`delete from email_flags where shop_id = ${shopId} and email = ${email} and cardinality(flags) = 0`;
+  });
+}
+
+/** RFC 4180 CSV of the shop's flags: email, flags (space-separated), updated_at. */
+export function flagsCsv(rows: EmailFlags[]): string {
+  const cell = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value);
+  return ['email,flags,updated_at', ...rows.map((r) => [r.email, r.flags.join(' '), r.updated_at].map(cell).join(','))].join('\r\n') + '\r\n';
+}
+
 export type EmailFlags = { email: string; flags: string[]; updated_at: string };
 
 /** The shop's flagged emails (one, with `email`), most recently changed first. */
