@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BAD_GATEWAY'
   | 'INTERNAL';
 
 // The public API answers a credential mismatch with 400 (spec §5, §7); 401 is the admin app's.
@@ -17,6 +18,8 @@ export const statusOf: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // Something upstream (an image original) failed; the message says what.
+  BAD_GATEWAY: 502,
   INTERNAL: 500,
 };
 

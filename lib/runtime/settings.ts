@@ -43,6 +43,11 @@ export function readSettings() {
       smtpUrl: process.env.SMTP_URL || undefined,
       from: process.env.MAIL_FROM || 'Vitrine <vitrine@localhost>',
     },
+    images: {
+      cacheDir: path.resolve(process.env.IMAGE_CACHE_DIR || path.join(process.env.DATA_DIR || '.data', 'images')),
+      cacheBytes: int('IMAGE_CACHE_BYTES', 1024 * 1024 * 1024),
+      timeoutMs: int('IMAGE_FETCH_TIMEOUT_MS', 10_000),
+    },
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),

@@ -1,0 +1,16 @@
+import { respond } from '@/lib/http/respond';
+import { serveImage } from '@/lib/images/serve-image';
+import { appContext } from '@/lib/runtime/context';
+
+export const dynamic = 'force-dynamic';
+
+// GET /images/:size/:key – a product image resized into a square, from the service's cache
+export function GET(req: Request, { params }: { params: Promise<{ size: string; key: string }> }) {
+  return respond(async () => {
+    const { size, key } = await params;
+    const image = await serveImage(appContext(), size, key, req.headers.get('accept'));
+    return new Response(new Uint8Array(image.body), {
+      headers: { 'Content-Type': image.contentType, 'Cache-Control': 'public, max-age=31536000, immutable', Vary: 'Accept' },
+    });
+  });
+}

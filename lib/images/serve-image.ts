@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { AppError } from '@/lib/http/errors';
+import { OutboundRefused, requestOutbound, type OutboundPolicy } from '@/lib/http/outbound';
+import type { AppContext } from '@/lib/runtime/context';
+import { IMAGE_SIZES, originalOf, type ImageSize } from './image-urls';
+
+const MAX_ORIGINAL_BYTES = 20 * 1024 * 1024;
+const MAX_REDIRECTS = 3;
+
+export type ServedImage = { body: Buffer; contentType: string };
+
+/** What was wrong with an original; answered as 502 with this message. */
+class BadOriginal extends Error {}
+
+const badOriginal = (message: string) => new AppError('BAD_GATEWAY', message);
+
+// One fetch per original at a time, however many sizes and clients ask for it at once.
+const inFlight = new Map<string, Promise<Buffer>>();
+
+async function fetchOriginal(url: string, policy: OutboundPolicy): Promise<Buffer> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let response;
+    try {
+      // Each hop is checked again: a redirect to a private address is refused like a direct link.
+      response = await requestOutbound(current, policy, { method: 'GET', headers: { Accept: 'image/*' }, maxBytes: MAX_ORIGINAL_BYTES });
+    } catch (error) {
+      const reason = error instanceof OutboundRefused ? `refused: ${error.message}` : error instanceof Error ? error.message : String(error);
+      throw new BadOriginal(`The original image could not be fetched (${reason})`);
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.location) {
+      current = new URL(response.headers.location, current).toString();
+      continue;
+    }
+    if (response.status !== 200) throw new BadOriginal(`The original image answered HTTP ${response.status}`);
+    return response.body;
+  }
+  throw new BadOriginal(`The original image redirects more than ${MAX_REDIRECTS} times`);
+}
+
+async function originalBytes(ctx: AppContext, cacheDir: string, url: string): Promise<Buffer> {
+  const file = path.join(cacheDir, 'originals', crypto.createHash('sha256').update(url).digest('hex'));
+  const cached = await fs.readFile(file).catch(() => null);
+  if (cached) return cached;
+  let pending = inFlight.get(url);
+  if (!pending) {
+    pending = fetchOriginal(url, { allowHosts: ctx.settings.webhooks.allowHosts, timeoutMs: ctx.settings.images.timeoutMs }).then(async (bytes) => {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, bytes);
+      return bytes;
+    });
+    inFlight.set(url, pending);
+    pending.finally(() => inFlight.delete(url)).catch(() => {});
+  }
+  return pending;
+}
+
+/** Deletes the least recently written cache files until the cache is under 90 % of its cap. */
+async function trimCache(cacheDir: string, capBytes: number): Promise<void> {
+  const files: { file: string; size: number; mtime: number }[] = [];
+  for (const sub of ['originals', 'resized']) {
+    const dir = path.join(cacheDir, sub);
+    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+      const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+      if (stat) files.push({ file: path.join(dir, name), size: stat.size, mtime: stat.mtimeMs });
+    }
+  }
+  let total = files.reduce((sum, f) => sum + f.size, 0);
+  if (total <= capBytes) return;
+  for (const f of files.sort((a, b) => a.mtime - b.mtime)) {
+    if (total <= capBytes * 0.9) break;
+    await fs.rm(f.file, { force: true });
+    total -= f.size;
+  }
+}
+
+let writesSinceTrim = 0;
+
+/**
+ * GET /images/:size/:key — the original behind a key this service signed, resized into a square
+ * of `size` pixels, as WebP when the client accepts it, else JPEG; cached on disk.
+ */
+export async function serveImage(ctx: AppContext, sizeParam: string, key: string, accept: string | null): Promise<ServedImage> {
+  const size = Number(sizeParam) as ImageSize;
+  if (!IMAGE_SIZES.includes(size)) throw new AppError('NOT_FOUND', `Image size must be one of ${IMAGE_SIZES.join(', ')}`);
+  const url = originalOf(ctx.sealKey, key);
+  if (!url) throw new AppError('NOT_FOUND', 'Image not found');
+  const format = accept?.includes('image/webp') ? 'webp' : 'jpeg';
+  const cacheDir = ctx.settings.images.cacheDir;
+  const file = path.join(cacheDir, 'resized', `${crypto.createHash('sha256').update(url).digest('hex')}-${size}.${format}`);
+  const contentType = `image/${format}`;
+  const cached = await fs.readFile(file).catch(() => null);
+  if (cached) return { body: cached, contentType };
+
+  let resized: Buffer;
+  try {
+    const original = await originalBytes(ctx, cacheDir, url);
+    const image = sharp(original, { limitInputPixels: 50_000_000 }).rotate().resize(size, size, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' });
+    resized = await (format === 'webp' ? image.webp({ quality: 80 }) : image.jpeg({ quality: 82, mozjpeg: true })).toBuffer();
+  } catch (error) {
+    if (error instanceof BadOriginal) throw badOriginal(error.message);
+    throw badOriginal(`The original image could not be decoded (${error instanceof Error ? error.message : String(error)})`);
+  }
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, resized);
+  if (++writesSinceTrim >= 50) {
+    writesSinceTrim = 0;
+    void trimCache(cacheDir, ctx.settings.images.cacheBytes).catch(() => {});
+  }
+  return { body: resized, contentType };
+}
