@@ -5,6 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { alive, readPostmaster } from '@/db/embedded';
+import { sendImport } from '@/lib/testing/api';
+import { createTestDatabase } from '@/lib/testing/database';
+import { createTestShop } from '@/lib/testing/factories';
 import { startServer } from '@/lib/testing/server';
 
 const run = promisify(execFile);
@@ -58,5 +61,25 @@ it('runs on embedded PostgreSQL, stops it on SIGTERM and keeps the data across r
     expect(await cli('shop', 'list')).toEqual([{ shop_id: shop.shop_id, name: 'Lifecycle', currency: 'EUR' }]);
   } finally {
     await again.stop();
+  }
+});
+
+it('lets a running import finish before it stops on SIGTERM', async () => {
+  const database = await createTestDatabase();
+  try {
+    const server = await startServer({ DATABASE_URL: database.url });
+    const shop = await createTestShop(database.ctx);
+    const items = Array.from({ length: 40_000 }, (_, n) => ({ id: `g${n}`, name: `Item ${n}`, price: 1 + (n % 50), url: 'u', picture: 'p', categories: ['c'] }));
+    const { importId } = await sendImport(server.url, 'PUT', 'products', shop, { items });
+    const status = async () =>
+      (await database.ctx.sql<{ status: string }[]>`select status from imports where shop_id = ${shop.shop_id} and id = ${importId!}`)[0].status;
+    while ((await status()) !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.stop();
+    expect(server.process.exitCode).toBe(0);
+    expect(await status()).toBe('done');
+    const [{ count }] = await database.ctx.sql<{ count: number }[]>`select count(*)::int as count from products where shop_id = ${shop.shop_id}`;
+    expect(count).toBe(40_000);
+  } finally {
+    await database.close();
   }
 });
