@@ -26,16 +26,55 @@ describe('isPublicAddress', () => {
     'ff02::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    // Each range's far edge, and the cloud metadata addresses.
+    '10.255.255.255',
+    '172.20.10.1',
+    '192.168.255.255',
+    '169.254.0.1',
+    '100.127.255.255',
+    '224.0.0.1',
+    'FE80::1',
+    'febf::1',
+    'fc00::',
+    'fdff:ffff::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '::ffff:c0a8:101',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    // The public neighbours of each private range.
+    '2606:4700::1',
+    '11.0.0.0',
+    '9.255.255.255',
+    '172.15.255.255',
+    '192.167.255.255',
+    '192.169.0.1',
+    '169.253.255.255',
+    '169.255.0.1',
+    '100.63.255.255',
+    '126.255.255.255',
+    '128.0.0.1',
+    '223.255.255.255',
+    '2001:4860:4860::8888',
+  ])('allows %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
   it('is false for something that is not an address', () => {
     expect(isPublicAddress('example.com')).toBe(false);
+    expect(isPublicAddress('[::1]')).toBe(false);
+    expect(isPublicAddress('')).toBe(false);
   });
 });
 
@@ -48,6 +87,53 @@ describe('checkOutboundUrl', () => {
     expect(checkOutboundUrl('https://8.8.8.8/x', policy).hostname).toBe('8.8.8.8');
     expect(checkOutboundUrl('http://127.0.0.1:9/x', { ...policy, allowHosts: ['127.0.0.1'] }).port).toBe('9');
   });
+
+  it.each([
+    ['http://127.0.0.1/', '127.0.0.1'],
+    ['http://10.0.0.1/', '10.0.0.1'],
+    ['http://172.16.0.1/', '172.16.0.1'],
+    ['http://192.168.0.1/', '192.168.0.1'],
+    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+    ['http://100.64.0.1/', '100.64.0.1'],
+    ['http://224.0.0.1/', '224.0.0.1'],
+    ['http://0.0.0.0:3000/', '0.0.0.0'],
+    ['http://[::1]/', '::1'],
+    ['http://[fe80::1]/', 'fe80::1'],
+    ['http://[fc00::1]/', 'fc00::1'],
+    ['http://[ff02::1]/', 'ff02::1'],
+    // The URL parser rewrites these spellings; the check sees the address they mean.
+    ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['http://2130706433/', '127.0.0.1'],
+    ['http://0x7f.1/', '127.0.0.1'],
+    ['http://127.1/', '127.0.0.1'],
+    ['https://0177.0.0.1/', '127.0.0.1'],
+  ])('refuses %s', (url, address) => {
+    expect(() => checkOutboundUrl(url, policy)).toThrow(OutboundRefused);
+    expect(() => checkOutboundUrl(url, policy)).toThrow(`${address} is not a public address`);
+  });
+
+  it('allows public literals, and private ones only when their host is listed', () => {
+    expect(checkOutboundUrl('http://8.8.8.8:8080/hook?a=1', policy).href).toBe('http://8.8.8.8:8080/hook?a=1');
+    expect(checkOutboundUrl('https://[2606:4700::1]/', policy).hostname).toBe('[2606:4700::1]');
+    const listed = { ...policy, allowHosts: ['10.0.0.5', '::1'] };
+    expect(checkOutboundUrl('http://10.0.0.5/hook', listed).hostname).toBe('10.0.0.5');
+    expect(checkOutboundUrl('http://[::1]:8080/', listed).port).toBe('8080');
+    // Listing one host lets no other through.
+    expect(() => checkOutboundUrl('http://10.0.0.6/hook', listed)).toThrow('10.0.0.6 is not a public address');
+  });
+
+  it('leaves names to the connection-time lookup', () => {
+    expect(checkOutboundUrl('http://localhost:8080/', policy).hostname).toBe('localhost');
+    expect(checkOutboundUrl('https://hooks.example.com/x', policy).hostname).toBe('hooks.example.com');
+  });
+
+  it.each(['file:///etc/passwd', 'ftp://8.8.8.8/', 'gopher://8.8.8.8:70/_x', 'data:text/plain,hi', 'javascript:alert(1)', 'ws://8.8.8.8/'])(
+    'refuses the scheme of %s',
+    (url) => {
+      expect(() => checkOutboundUrl(url, policy)).toThrow(`${new URL(url).protocol} URLs are not allowed`);
+      expect(() => checkOutboundUrl(url, { ...policy, allowHosts: ['8.8.8.8'] })).toThrow(OutboundRefused);
+    },
+  );
 });
 
 describe('requestOutbound', () => {
@@ -62,5 +148,44 @@ describe('requestOutbound', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('refuses with an OutboundRefused, so callers can tell a refusal from a failure', async () => {
+    const receiver = await startHttpReceiver();
+    try {
+      const error = await requestOutbound(`http://localhost:${receiver.port}/`, policy, { method: 'GET' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OutboundRefused);
+      expect((error as Error).message).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('returns the status, headers and body of an allow-listed target, and does not follow redirects', async () => {
+    const receiver = await startHttpReceiver([302]);
+    try {
+      const listed = { ...policy, allowHosts: ['localhost'] };
+      const redirected = await requestOutbound(`http://localhost:${receiver.port}/first`, listed, { method: 'GET' });
+      expect(redirected.status).toBe(302);
+      const response = await requestOutbound(`http://localhost:${receiver.port}/second`, listed, { method: 'GET' });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('text/plain');
+      expect(response.body.toString()).toBe('ok');
+      expect(receiver.received.map((r) => r.path)).toEqual(['/first', '/second']);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('IPv6 forms that embed an IPv4 address', () => {
+  it.each(['::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::1'])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it('rejects instead of throwing for a refused literal', async () => {
+    const pending = requestOutbound('http://10.0.0.1/', { allowHosts: [], timeoutMs: 500 }, { method: 'GET' });
+    await expect(pending).rejects.toBeInstanceOf(OutboundRefused);
   });
 });

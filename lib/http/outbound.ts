@@ -38,16 +38,39 @@ for (const [address, prefix] of [
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['64:ff9b::', 96],
+  // 6to4, which embeds an IPv4 address; deprecated, nothing legitimate to reach there.
+  ['2002::', 16],
 ] as const) {
   blocked.addSubnet(address, prefix, 'ipv6');
+}
+
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail counts as two). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = parse(head);
+  const back = parse(tail);
+  return tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
 }
 
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]);
+    const g = ipv6Groups(address);
+    // IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, translated ::ffff:0:a.b.c.d)
+    // is judged by the IPv4 address it carries.
+    const prefixZero = g.slice(0, 5).every((x) => x === 0);
+    if ((prefixZero && (g[5] === 0xffff || (g[5] === 0 && (g[6] !== 0 || g[7] > 1)))) || (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0)) {
+      const v4 = `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
+      return isPublicAddress(v4);
+    }
     return !blocked.check(address, 'ipv6');
   }
   return !blocked.check(address, 'ipv4');
@@ -94,7 +117,7 @@ export type OutboundResponse = { status: number; headers: http.IncomingHttpHeade
  * One HTTP request to a shop-supplied URL, refused for non-public targets unless the host is
  * allow-listed; redirects are returned, not followed; the body is read up to `maxBytes`.
  */
-export function requestOutbound(
+export async function requestOutbound(
   raw: string,
   policy: OutboundPolicy,
   init: { method: string; headers?: Record<string, string>; body?: string | Buffer; maxBytes?: number },
