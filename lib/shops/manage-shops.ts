@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { shops } from '@/db/schema';
 import { AppError } from '@/lib/http/errors';
 import type { AppContext } from '@/lib/runtime/context';
@@ -23,11 +23,12 @@ export async function createShop(ctx: Ctx, input: ShopCreateInput) {
 }
 
 export async function listShops(ctx: Pick<AppContext, 'db'>, only?: string[]) {
-  const rows = await ctx.db
+  if (only && only.length === 0) return [];
+  return ctx.db
     .select({ shop_id: shops.id, name: shops.name, currency: shops.currency })
     .from(shops)
+    .where(only ? inArray(shops.id, only) : undefined)
     .orderBy(asc(shops.createdAt), asc(shops.id));
-  return only ? rows.filter((row) => only.includes(row.shop_id)) : rows;
 }
 
 export async function rotateShopSecret(ctx: Ctx, shopId: string) {

@@ -1,8 +1,9 @@
 import { cookies } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { appContext } from '@/lib/runtime/context';
 import { SESSION_COOKIE, sessionUser } from './sessions';
-import type { StaffUser } from './users';
+import { listShops } from '@/lib/shops/manage-shops';
+import { canSeeShop, type StaffUser } from './users';
 
 /** For admin pages: the signed-in staff member, or a redirect to the login page. */
 export async function staffForPage(): Promise<StaffUser> {
@@ -10,4 +11,12 @@ export async function staffForPage(): Promise<StaffUser> {
   const user = await sessionUser(appContext(), token);
   if (!user) redirect('/admin/login');
   return user;
+}
+
+/** For a shop's admin pages: the shop, or 404 when it does not exist or is not this member's. */
+export async function shopForPage(shopId: string) {
+  const user = await staffForPage();
+  const [shop] = canSeeShop(user, shopId) ? await listShops(appContext(), [shopId]) : [];
+  if (!shop) notFound();
+  return shop;
 }

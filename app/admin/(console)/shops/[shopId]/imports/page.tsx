@@ -1,17 +1,11 @@
-import { notFound } from 'next/navigation';
-import { appContext } from '@/lib/runtime/context';
-import { listShops } from '@/lib/shops/manage-shops';
-import { staffForPage } from '@/lib/staff/page-session';
-import { canSeeShop } from '@/lib/staff/users';
+import { shopForPage } from '@/lib/staff/page-session';
 import { ShopTabs } from '../shop-tabs';
 import { ImportsTable } from './imports-table';
 
 // GET /admin/shops/:shopId/imports – the shop's imports, newest first, live
 export default async function ImportsPage({ params }: { params: Promise<{ shopId: string }> }) {
   const { shopId } = await params;
-  const user = await staffForPage();
-  const [shop] = canSeeShop(user, shopId) ? await listShops(appContext(), [shopId]) : [];
-  if (!shop) notFound();
+  const shop = await shopForPage(shopId);
   return (
     <section>
       <p className="text-sm text-slate-500">{shop.shop_id}</p>
