@@ -13,6 +13,9 @@ export const shops = pgTable('shops', {
   decimalSeparator: text('decimal_separator'),
   decimals: integer('decimals'),
   listingExtendedDefault: boolean('listing_extended_default').notNull().default(false),
+  // Liquid templates of the listing's and the collections' `html`; null: the built-in ones.
+  listingTemplate: text('listing_template'),
+  collectionTemplate: text('collection_template'),
   // Bumped in the same transaction as every applied import; listeners refresh their indexes.
   catalogVersion: bigint('catalog_version', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

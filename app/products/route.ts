@@ -1,0 +1,18 @@
+import { listProducts } from '@/lib/listing/listing';
+import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
+import { respond } from '@/lib/http/respond';
+import { appContext } from '@/lib/runtime/context';
+
+export const dynamic = 'force-dynamic';
+
+async function handle(req: Request) {
+  return respond(async () => {
+    const ctx = appContext();
+    const params = await storefrontParams(ctx, req);
+    return Response.json(await listProducts(ctx, { params, headers: req.headers, origin: requestOrigin(req) }));
+  });
+}
+
+// GET /products – the product listing (spec 4.7); POST takes the same fields as a JSON body
+export const GET = handle;
+export const POST = handle;

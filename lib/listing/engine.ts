@@ -1,0 +1,449 @@
+import { add, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
+import { compareIds, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase, type ShopIndex } from './build-index';
+import { priceStats, type PriceStats } from './price-stats';
+import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
+
+// The listing engine: one query over one shop's immutable index, synchronously. Filters become
+// bitsets; facets are counted over the whole result, each selected dimension disjunctively (with
+// every filter but its own); variants collapse to their best-ranked one in the current order.
+
+export type SearchHits = { set: Bitset; score: Float64Array };
+
+export type DimCounts = { counts: Int32Array; present: Int32Array };
+
+export type EngineResult = {
+  total: number;
+  page: Int32Array;
+  // Price, oldprice (NaN: none) and discount each page product is shown with.
+  pagePrice: Float64Array;
+  pageOldprice: Float64Array;
+  pageDiscount: Float64Array;
+  pageLocation: Int32Array; // the location of the offer that priced it, or -1
+  stats: PriceStats | null;
+  counts: Int32Array; // per facet value: products (groups) of the result with it, disjunctive per dimension
+  present: Int32Array; // per dimension: products (groups) with any value of it
+  locations: number[];
+  requests: number;
+  debug: { id: string; sort_by: SortKey; sort_key: number | null; matched: Record<string, unknown> }[] | null;
+};
+
+type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null };
+
+function union(index: ShopIndex, values: (number | undefined)[]): Bitset {
+  const set = emptySet(index.n);
+  for (const value of values) {
+    if (value === undefined) continue;
+    for (let p = index.invOffsets[value]; p < index.invOffsets[value + 1]; p++) add(set, index.invDocs[p]);
+  }
+  return set;
+}
+
+function docsSet(n: number, lists: (Int32Array | undefined)[]): Bitset {
+  const set = emptySet(n);
+  for (const docs of lists) if (docs) for (let i = 0; i < docs.length; i++) add(set, docs[i]);
+  return set;
+}
+
+/** Location numbers the query asks for, each with every location below it. */
+function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
+  const mask = new Uint8Array(index.locations.length);
+  for (const id of ids) {
+    const number = index.locationByKey.get(id);
+    if (number === undefined) continue;
+    for (const below of index.locationDescendants[number]) mask[below] = 1;
+  }
+  return mask;
+}
+
+/**
+ * With `locations`: the documents in stock in one of them (every document without offers, and those
+ * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
+ */
+function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective } {
+  const set = fullSet(index.n);
+  const price = index.price.slice();
+  const oldprice = index.oldprice.slice();
+  const discount = index.discount.slice();
+  const offerLocation = new Int32Array(index.n).fill(-1);
+  const { offerOffsets, offerLocation: locs, offerPrice } = index;
+  for (let doc = 0; doc < index.n; doc++) {
+    const from = offerOffsets[doc];
+    const to = offerOffsets[doc + 1];
+    if (from === to) continue;
+    let best = -1;
+    for (let o = from; o < to; o++) {
+      if (mask[locs[o]] && (best < 0 || offerPrice[o] < offerPrice[best])) best = o;
+    }
+    if (best < 0) {
+      set[doc >>> 5] &= ~(1 << (doc & 31));
+      continue;
+    }
+    price[doc] = offerPrice[best];
+    oldprice[doc] = index.offerOldprice[best];
+    discount[doc] = index.offerDiscount[best];
+    offerLocation[doc] = locs[best];
+  }
+  return { set, effective: { price, oldprice, discount, offerLocation } };
+}
+
+function lowerBound(values: Float64Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(values: Float64Array, target: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] <= target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function priceFilter(index: ShopIndex, effective: Effective, min: number | null, max: number | null): Bitset {
+  const set = emptySet(index.n);
+  if (effective.price === index.price) {
+    // Documents are numbered by base price: the filter is one range.
+    const from = min === null ? 0 : lowerBound(index.price, min);
+    const to = max === null ? index.n : upperBound(index.price, max);
+    for (let doc = from; doc < to; doc++) set[doc >>> 5] |= 1 << (doc & 31);
+    return set;
+  }
+  const prices = effective.price;
+  for (let doc = 0; doc < index.n; doc++) {
+    const price = prices[doc];
+    if ((min === null || price >= min) && (max === null || price <= max)) set[doc >>> 5] |= 1 << (doc & 31);
+  }
+  return set;
+}
+
+function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
+  const set = emptySet(index.n);
+  for (let doc = 0; doc < index.n; doc++) {
+    if (effective.discount[doc] > 0 === wanted) set[doc >>> 5] |= 1 << (doc & 31);
+  }
+  return set;
+}
+
+/** Calls `visit(doc, unit)` for each document of `set`, a variant group's documents together when collapsing. */
+function forEachInUnits(index: ShopIndex, set: Bitset, collapse: boolean, visit: (doc: number, unit: number) => void): void {
+  if (!collapse) {
+    for (let w = 0; w < set.length; w++) {
+      let bits = set[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const doc = (w << 5) + 31 - Math.clz32(low);
+        bits ^= low;
+        visit(doc, doc);
+      }
+    }
+    return;
+  }
+  const ranks = emptySet(index.n);
+  for (let w = 0; w < set.length; w++) {
+    let bits = set[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      const doc = (w << 5) + 31 - Math.clz32(low);
+      bits ^= low;
+      const rank = index.groupRank[doc];
+      ranks[rank >>> 5] |= 1 << (rank & 31);
+    }
+  }
+  for (let w = 0; w < ranks.length; w++) {
+    let bits = ranks[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      const rank = (w << 5) + 31 - Math.clz32(low);
+      bits ^= low;
+      const doc = index.groupOrder[rank];
+      visit(doc, index.groupOf[doc]);
+    }
+  }
+}
+
+/** Counts facet values of the dimensions in `dims` over `set`, one per product (group). */
+function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, out: DimCounts): void {
+  const { postOffsets, postings, valueDim } = index;
+  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
+  const dimStamp = new Int32Array(index.dims.length).fill(-1);
+  const { counts, present } = out;
+  forEachInUnits(index, set, collapse, (doc, unit) => {
+    for (let p = postOffsets[doc]; p < postOffsets[doc + 1]; p++) {
+      const value = postings[p];
+      const dim = valueDim[value];
+      if (dims[dim] === 0) continue;
+      if (valueStamp[value] !== unit) {
+        valueStamp[value] = unit;
+        counts[value]++;
+      }
+      if (dimStamp[dim] !== unit) {
+        dimStamp[dim] = unit;
+        present[dim]++;
+      }
+    }
+  });
+}
+
+/** Counts over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
+function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available: boolean): DimCounts {
+  const key = `counts:${collapse}:${available}`;
+  let counts = index.cache.get(key) as DimCounts | undefined;
+  if (!counts) {
+    counts = { counts: new Int32Array(index.valueKey.length), present: new Int32Array(index.dims.length) };
+    countPass(index, base, collapse, new Uint8Array(index.dims.length).fill(1), counts);
+    index.cache.set(key, counts);
+  }
+  return counts;
+}
+
+function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search: SearchHits | null): Float64Array {
+  switch (key) {
+    case 'price':
+      return effective.price;
+    case 'discount':
+      return effective.discount;
+    case 'date':
+      return index.date;
+    case 'price_margin':
+      return index.priceMargin;
+    case 'rating':
+      return index.rating;
+    case 'relevance':
+      return search!.score;
+    default:
+      return index.salesRate;
+  }
+}
+
+/** Order by the key in the given direction, products without it last, ties by id ascending. */
+function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 'desc') {
+  const sign = dir === 'asc' ? 1 : -1;
+  const ids = index.ids;
+  return (a: number, b: number) => {
+    const x = values[a];
+    const y = values[b];
+    if (x !== y) {
+      if (Number.isNaN(x)) return Number.isNaN(y) ? compareIds(ids[a], ids[b]) : 1;
+      if (Number.isNaN(y)) return -1;
+      return x < y ? -sign : sign;
+    }
+    return compareIds(ids[a], ids[b]);
+  };
+}
+
+/** Every document in the order of a location-independent key, computed once per index. */
+export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Int32Array {
+  const cacheKey = `order:${key}:${dir}`;
+  let order = index.cache.get(cacheKey) as Int32Array | undefined;
+  if (!order) {
+    order = new Int32Array(index.n);
+    for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
+    const values = key === 'price' ? index.price : key === 'discount' ? index.discount : sortValues(index, key, { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null }, null);
+    order.sort(comparator(index, values, dir));
+    index.cache.set(cacheKey, order);
+  }
+  return order;
+}
+
+function filterNames(query: ListingQuery): string[] {
+  const names: string[] = [];
+  if (query.available) names.push('available');
+  if (query.categories.length) names.push('categories');
+  if (query.locations.length) names.push('locations');
+  if (query.brands.length) names.push('brands');
+  if (query.excludedBrands.length) names.push('excluded_brands');
+  if (query.merchants.length) names.push('merchants');
+  if (query.excludedMerchants.length) names.push('excluded_merchants');
+  if (query.colors.length) names.push('colors');
+  if (query.sizes.length) names.push('fashion_sizes');
+  if (query.priceMin !== null) names.push('price_min');
+  if (query.priceMax !== null) names.push('price_max');
+  if (query.discount !== null) names.push('discount');
+  if (query.exclude.length) names.push('exclude');
+  if (query.searchQuery) names.push('search_query');
+  for (const name of query.filters.keys()) names.push(`filters.${name}`);
+  return names;
+}
+
+export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
+  const n = index.n;
+  const dimCount = index.dims.length;
+  let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
+
+  // Filters every facet sees.
+  const base = query.available ? index.available.slice() : fullSet(n);
+  let narrowed = false;
+  const narrow = (set: Bitset) => {
+    intersectInto(base, set);
+    narrowed = true;
+  };
+  if (query.exclude.length) {
+    subtractInto(base, docsSet(n, query.exclude.map((id) => (index.docById.has(id) ? Int32Array.of(index.docById.get(id)!) : undefined))));
+    narrowed = true;
+  }
+  if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id))));
+  let mask: Uint8Array | null = null;
+  if (query.locations.length) {
+    mask = locationMask(index, query.locations);
+    const located = locationFilter(index, mask);
+    effective = located.effective;
+    narrow(located.set);
+  }
+  // Merchant filters apply only when the feed sets merchants at all (spec 4.7).
+  if (index.merchants.size > 0) {
+    if (query.merchants.length) narrow(docsSet(n, query.merchants.map((m) => index.merchants.get(foldCase(m)))));
+    if (query.excludedMerchants.length) {
+      subtractInto(base, docsSet(n, query.excludedMerchants.map((m) => index.merchants.get(foldCase(m)))));
+      narrowed = true;
+    }
+  }
+  if (query.priceMin !== null || query.priceMax !== null) narrow(priceFilter(index, effective, query.priceMin, query.priceMax));
+  if (query.discount !== null) narrow(discountFilter(index, effective, query.discount));
+  if (search) narrow(search.set);
+
+  // Filters on facet dimensions: each is left out of its own dimension's counts.
+  const selections = new Map<number, Bitset>();
+  const select = (dim: number | undefined, keys: string[], excluded: string[] = []) => {
+    if (keys.length === 0 && excluded.length === 0) return;
+    const values = (list: string[]) => list.map((key) => (dim === undefined ? undefined : index.dims[dim].values.get(dim < 4 && dim !== DIM_CATEGORY ? foldCase(key) : key)));
+    const set = keys.length ? union(index, values(keys)) : fullSet(n);
+    if (excluded.length) subtractInto(set, union(index, values(excluded)));
+    if (dim === undefined) narrow(set); // a param no product has: nothing matches
+    else selections.set(dim, set);
+  };
+  select(DIM_BRAND, query.brands, query.excludedBrands);
+  select(DIM_COLOR, query.colors);
+  select(DIM_SIZE, query.sizes);
+  for (const [name, values] of query.filters) select(index.dimByKey.get(`param:${name}`), values);
+
+  const matched = base.slice();
+  for (const set of selections.values()) intersectInto(matched, set);
+
+  // Facet counts: the dimensions without a selection over the result, each selected one apart.
+  const counts = new Int32Array(index.valueKey.length);
+  const present = new Int32Array(dimCount);
+  const out = { counts, present };
+  const unselected = new Uint8Array(dimCount).fill(1);
+  for (const dim of selections.keys()) unselected[dim] = 0;
+  let requests = 1;
+  const copyDims = (from: DimCounts, dims: Uint8Array) => {
+    for (let v = 0; v < counts.length; v++) if (dims[index.valueDim[v]]) counts[v] = from.counts[v];
+    for (let d = 0; d < dimCount; d++) if (dims[d]) present[d] = from.present[d];
+  };
+  if (!narrowed && selections.size === 0) copyDims(baseCounts(index, base, query.collapse, query.available), unselected);
+  else countPass(index, matched, query.collapse, unselected, out);
+  for (const dim of selections.keys()) {
+    const only = new Uint8Array(dimCount);
+    only[dim] = 1;
+    const others = selections.size === 1 ? base : base.slice();
+    if (selections.size > 1) for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
+    requests++;
+    if (!narrowed && selections.size === 1) copyDims(baseCounts(index, base, query.collapse, query.available), only);
+    else countPass(index, others, query.collapse, only, out);
+  }
+
+  // The ordered result: one product per group (its best-ranked variant) when collapsing.
+  const sortBy = query.sortBy;
+  const values = sortValues(index, sortBy, effective, search);
+  const size = cardinality(matched);
+  let ordered: Int32Array;
+  const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
+  if (locationDependent || size * 16 < n) {
+    ordered = new Int32Array(size);
+    let i = 0;
+    forEachInUnits(index, matched, false, (doc) => {
+      ordered[i++] = doc;
+    });
+    ordered.sort(comparator(index, values, query.sortDir));
+  } else {
+    const all = sortedDocuments(index, sortBy, query.sortDir);
+    ordered = new Int32Array(size);
+    let i = 0;
+    for (let k = 0; k < n; k++) {
+      const doc = all[k];
+      if (matched[doc >>> 5] & (1 << (doc & 31))) ordered[i++] = doc;
+    }
+  }
+  let reps: Int32Array = ordered;
+  let total = size;
+  if (query.collapse) {
+    const seen = new Uint8Array(n);
+    reps = new Int32Array(size);
+    total = 0;
+    for (let i = 0; i < size; i++) {
+      const group = index.groupOf[ordered[i]];
+      if (seen[group]) continue;
+      seen[group] = 1;
+      reps[total++] = ordered[i];
+    }
+  }
+
+  const prices = new Float64Array(total);
+  for (let i = 0; i < total; i++) prices[i] = effective.price[reps[i]];
+  const stats = priceStats(prices, total);
+
+  const from = (query.page - 1) * query.limit;
+  const to = Math.min(total, from + query.limit);
+  const page = query.page * query.limit > MAX_DEPTH || from >= to ? new Int32Array(0) : reps.slice(from, to);
+  const pagePrice = new Float64Array(page.length);
+  const pageOldprice = new Float64Array(page.length);
+  const pageDiscount = new Float64Array(page.length);
+  const pageLocation = new Int32Array(page.length).fill(-1);
+  page.forEach((doc, i) => {
+    if (effective.offerLocation) pageLocation[i] = effective.offerLocation[doc];
+    pagePrice[i] = effective.price[doc];
+    pageOldprice[i] = effective.oldprice[doc];
+    pageDiscount[i] = effective.discount[doc];
+  });
+
+  // Locations where the result is in stock (within the asked ones, when asked).
+  const found = new Uint8Array(index.locations.length);
+  let everywhere = false;
+  forEachInUnits(index, matched, false, (doc) => {
+    if (everywhere) return;
+    const fromOffer = index.offerOffsets[doc];
+    const toOffer = index.offerOffsets[doc + 1];
+    if (fromOffer === toOffer) {
+      everywhere = true;
+      return;
+    }
+    for (let o = fromOffer; o < toOffer; o++) {
+      const location = index.offerLocation[o];
+      if (mask && !mask[location]) continue;
+      for (const above of index.locationAncestors[location]) found[above] = 1;
+    }
+  });
+  const locations: number[] = [];
+  for (let l = 0; l < index.knownLocations; l++) {
+    if ((everywhere && (!mask || mask[l])) || found[l]) locations.push(l);
+  }
+
+  const debug = query.debug
+    ? Array.from(page, (doc) => {
+        const value = values[doc];
+        const matchedBy: Record<string, unknown> = { filters: filterNames(query) };
+        if (query.categories.length) matchedBy.categories = query.categories.filter((id) => hasValue(index, doc, DIM_CATEGORY, id));
+        if (effective.offerLocation && effective.offerLocation[doc] >= 0) matchedBy.location = index.locations[effective.offerLocation[doc]].id;
+        if (search) matchedBy.search_score = search.score[doc];
+        return { id: index.ids[doc], sort_by: sortBy, sort_key: Number.isNaN(value) ? null : value, matched: matchedBy };
+      })
+    : null;
+
+  return { total, page, pagePrice, pageOldprice, pageDiscount, pageLocation, stats, counts, present, locations, requests, debug };
+}
+
+function hasValue(index: ShopIndex, doc: number, dim: number, key: string): boolean {
+  const value = index.dims[dim].values.get(key);
+  if (value === undefined) return false;
+  for (let p = index.postOffsets[doc]; p < index.postOffsets[doc + 1]; p++) if (index.postings[p] === value) return true;
+  return false;
+}

@@ -1,0 +1,203 @@
+import type { Sql } from 'postgres';
+import { CATALOG_CHANNEL } from '@/lib/catalog/version';
+import { log } from '@/lib/runtime/log';
+import { add, remove } from './bitset';
+import { buildIndex, catalogState, indexBytes, type ShopIndex } from './build-index';
+import { sortedDocuments } from './engine';
+import { buildSearchIndex, type SearchIndex } from './search';
+
+// One listing index per shop and process, shared by every route (on globalThis: Next.js may load
+// this module once per route bundle). A query takes the current index and never waits for a
+// refresh: after an import commits (NOTIFY), the next index is built in the background and swapped
+// in whole. Only a shop's first query waits, for its first index. Under the memory budget the
+// least recently used shops' indexes are dropped.
+
+type Entry = {
+  index: ShopIndex | null;
+  building: Promise<ShopIndex> | null;
+  wanted: number; // the newest catalog version heard of
+  lastUsed: number;
+};
+
+type Store = {
+  entries: Map<string, Entry>;
+  listening: Promise<void> | null;
+  sql: Sql | null;
+  budgetBytes: number;
+};
+
+const KEY = Symbol.for('vitrine.listing-indexes');
+type Holder = { [KEY]?: Store };
+
+function store(): Store {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= { entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024 };
+  return holder[KEY];
+}
+
+export function setIndexBudget(bytes: number): void {
+  store().budgetBytes = bytes;
+}
+
+async function listen(sql: Sql): Promise<void> {
+  const s = store();
+  s.sql = sql;
+  await sql.listen(
+    CATALOG_CHANNEL,
+    (payload) => {
+      try {
+        const { shop_id: shopId, version } = JSON.parse(payload) as { shop_id: string; version: number };
+        catalogChanged(shopId, version);
+      } catch {
+        // not ours
+      }
+    },
+    // On every (re)connect: a notice may have been missed while the connection was down.
+    () => {
+      for (const shopId of s.entries.keys()) void recheck(shopId);
+    },
+  );
+}
+
+async function recheck(shopId: string): Promise<void> {
+  const sql = store().sql;
+  if (!sql) return;
+  const state = await catalogState(sql, shopId).catch(() => null);
+  if (state) catalogChanged(shopId, state.version);
+}
+
+/** A shop's catalog moved to `version`: refresh its index, if this process holds one. */
+export function catalogChanged(shopId: string, version: number): void {
+  const entry = store().entries.get(shopId);
+  if (!entry) return;
+  if (version > entry.wanted) entry.wanted = version;
+  if (!entry.building && entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+}
+
+function startRefresh(shopId: string, entry: Entry): void {
+  const sql = store().sql!;
+  const previous = entry.index;
+  entry.building = (async () => {
+    const next = (previous && (await patchedAvailability(sql, previous))) || (await buildIndex(sql, shopId));
+    warm(next);
+    return next;
+  })();
+  entry.building
+    .then((index) => {
+      // A shop that searches gets its word index rebuilt with the listing index.
+      if (previous?.cache.has('search') && !index.cache.has('search')) void searchIndexFor(index).catch(() => undefined);
+      entry.index = index;
+      if (index.version > entry.wanted) entry.wanted = index.version;
+      log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms`);
+    })
+    .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
+    .finally(() => {
+      entry.building = null;
+      enforceBudget();
+      // Imports that committed while this one was building.
+      if (entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+    });
+}
+
+/**
+ * When only availability changed since `index` (a PATCH, a DELETE), a copy with the new stock bits
+ * is enough; anything else (products or trees changed) needs a full build: null.
+ */
+async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopIndex | null> {
+  return sql.begin('isolation level repeatable read read only', async (tx) => {
+    const state = await catalogState(tx as unknown as Sql, index.shopId);
+    if (!state || state.treeFingerprint !== index.treeFingerprint) return null;
+    const [changed] = await tx<{ exists: boolean }[]>`
+      select exists(select 1 from products where shop_id = ${index.shopId} and version > ${index.version}) as exists`;
+    if (changed.exists) return null;
+    const rows = await tx<{ id: string; available: boolean }[]>`
+      select product_id as id, available from product_state where shop_id = ${index.shopId} and version > ${index.version}`;
+    const started = performance.now();
+    const available = index.available.slice();
+    for (const row of rows) {
+      const doc = index.docById.get(row.id);
+      if (doc === undefined) return null;
+      if (row.available) add(available, doc);
+      else remove(available, doc);
+    }
+    // Orders do not depend on stock; counts do.
+    const cache = new Map([...index.cache].filter(([key]) => key.startsWith('order:') || key === 'search'));
+    return { ...index, version: state.version, available, cache, buildMs: performance.now() - started };
+  });
+}
+
+/** What the first queries of a new index would otherwise pay for. */
+function warm(index: ShopIndex): void {
+  sortedDocuments(index, 'sales_rate', 'desc');
+}
+
+function enforceBudget(): void {
+  const s = store();
+  const loaded = [...s.entries].filter(([, entry]) => entry.index).sort((a, b) => b[1].lastUsed - a[1].lastUsed);
+  let total = 0;
+  for (const [shopId, entry] of loaded) {
+    total += indexBytes(entry.index!);
+    if (total > s.budgetBytes && entry !== loaded[0][1] && !entry.building) {
+      s.entries.delete(shopId);
+      log(`listing index of shop ${shopId} dropped under the memory budget`);
+    }
+  }
+}
+
+/** The shop's current index; the first call for a shop builds it. */
+export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
+  const s = store();
+  s.listening ??= listen(sql).catch((error) => {
+    s.listening = null;
+    log(`listing could not listen for catalog changes: ${String(error)}`);
+  });
+  await s.listening;
+  let entry = s.entries.get(shopId);
+  if (!entry) {
+    entry = { index: null, building: null, wanted: 0, lastUsed: Date.now() };
+    s.entries.set(shopId, entry);
+  }
+  entry.lastUsed = Date.now();
+  if (entry.index) return entry.index;
+  if (!entry.building) {
+    const building = buildIndex(sql, shopId).then((index) => {
+      warm(index);
+      return index;
+    });
+    entry.building = building;
+    building
+      .then((index) => {
+        entry.index = index;
+        if (index.version > entry.wanted) entry.wanted = index.version;
+      })
+      .catch(() => s.entries.delete(shopId))
+      .finally(() => {
+        entry.building = null;
+        enforceBudget();
+        if (entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+      });
+  }
+  return entry.building;
+}
+
+/** The word index of a listing index, built on first use. */
+export function searchIndexFor(index: ShopIndex): Promise<SearchIndex> {
+  const cached = index.cache.get('search') as Promise<SearchIndex> | undefined;
+  if (cached) return cached;
+  const building = buildSearchIndex(store().sql!, index);
+  index.cache.set('search', building);
+  building.catch(() => index.cache.delete('search'));
+  return building;
+}
+
+/** Loaded indexes, for the admin app and the benchmark. */
+export function loadedIndexes(): { shopId: string; version: number; products: number; bytes: number; buildMs: number }[] {
+  return [...store().entries.values()]
+    .filter((entry) => entry.index)
+    .map((entry) => ({ shopId: entry.index!.shopId, version: entry.index!.version, products: entry.index!.n, bytes: indexBytes(entry.index!), buildMs: entry.index!.buildMs }));
+}
+
+/** Drops every index (tests and benchmarks). */
+export function dropIndexes(): void {
+  store().entries.clear();
+}

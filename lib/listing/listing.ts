@@ -1,0 +1,157 @@
+import type { AppContext } from '@/lib/runtime/context';
+import { storefrontShop } from '@/lib/shops/storefront-shop';
+import { productCard, type CardContext, type StoredProduct } from '@/lib/storefront/product-card';
+import { priceFormat } from '@/lib/storefront/prices';
+import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
+import { handleOf, withTracking } from '@/lib/storefront/tracking';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { runListing, type EngineResult } from './engine';
+import { indexFor, searchIndexFor } from './index-store';
+import { parseListingQuery, type ListingQuery } from './query';
+import { searchDocuments } from './search';
+
+// GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
+// response of spec 2.10 (CONTRACT §4).
+
+type Facet = { value: number; count: number; label: string };
+
+function byCountThenLabel(a: Facet, b: Facet): number {
+  return b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
+/** The values of each dimension counted in the result, best first. */
+function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
+  const byDim: Facet[][] = index.dims.map(() => []);
+  for (let value = 0; value < result.counts.length; value++) {
+    const count = result.counts[value];
+    if (count > 0) byDim[index.valueDim[value]].push({ value, count, label: index.valueLabel[value] });
+  }
+  for (const list of byDim) list.sort(byCountThenLabel);
+  return byDim;
+}
+
+function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']) {
+  const entries = [];
+  for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
+    if (result.present[dim] === 0 || facets[dim].length === 0) continue;
+    const dimension = index.dims[dim];
+    const filter: { count: number; priority: number; values: Record<string, number>; ranges?: { min: number; max: number } } = {
+      count: result.present[dim],
+      priority: dimension.priority,
+      values: {},
+    };
+    if (dimension.numeric) {
+      let min = Infinity;
+      let max = -Infinity;
+      for (const facet of facets[dim]) {
+        const number = index.valueNumber[facet.value];
+        if (number < min) min = number;
+        if (number > max) max = number;
+      }
+      filter.ranges = { min, max };
+    } else {
+      for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
+    }
+    entries.push({ name: dimension.key, filter });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  entries.sort((a, b) => {
+    if (order === 'name') return byName(a, b);
+    if (order === 'quantity') return b.filter.count - a.filter.count || byName(a, b);
+    return b.filter.priority - a.filter.priority || b.filter.count - a.filter.count || byName(a, b);
+  });
+  return Object.fromEntries(entries.map((entry) => [entry.name, entry.filter]));
+}
+
+async function storedProducts(ctx: AppContext, shopId: string, ids: string[]): Promise<Map<string, StoredProduct>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.sql<StoredProduct[]>`select id, data, sales_rate from products where shop_id = ${shopId} and id = any(${ids})`;
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; location: string }[]): Promise<Map<string, number | null>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await ctx.sql<{ id: string; location: string; stock: number | null }[]>`
+    select product_id as id, location_id as location, stock_quantity as stock from product_offers
+     where shop_id = ${shopId} and (product_id, location_id) in (select * from unnest(${pairs.map((p) => p.id)}::text[], ${pairs.map((p) => p.location)}::text[]))`;
+  return new Map(rows.map((row) => [`${row.id}\u0000${row.location}`, row.stock]));
+}
+
+export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
+
+export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Record<string, unknown>> {
+  const query = parseListingQuery(request.params, request.headers);
+  const shop = await storefrontShop(ctx.sql, query.shopId);
+  const index = await indexFor(ctx.sql, shop.id);
+  const search = query.searchQuery ? searchDocuments(index, await searchIndexFor(index), query.searchQuery, query.searchScope) : null;
+  const result = runListing(index, query, search);
+
+  const pageIds = Array.from(result.page, (doc) => index.ids[doc]);
+  const located = pageIds.flatMap((id, i) => (result.pageLocation[i] >= 0 ? [{ id, location: index.locations[result.pageLocation[i]].id }] : []));
+  const [stored, stock] = await Promise.all([storedProducts(ctx, shop.id, pageIds), offerStock(ctx, shop.id, located)]);
+  const cardContext: CardContext = {
+    format: priceFormat(shop),
+    sealKey: ctx.sealKey,
+    origin: ctx.settings.publicUrl ?? request.origin,
+    tracking: { recommended_by: 'listing' },
+    categories: index.categories,
+    maxSalesRate: index.maxSalesRate,
+  };
+  const cards = pageIds.flatMap((id, i) => {
+    const product = stored.get(id);
+    if (!product) return []; // removed since this index version
+    const location = result.pageLocation[i] >= 0 ? index.locations[result.pageLocation[i]].id : null;
+    return [
+      productCard(cardContext, product, {
+        price: result.pagePrice[i],
+        oldprice: Number.isNaN(result.pageOldprice[i]) ? null : result.pageOldprice[i],
+        discount: result.pageDiscount[i],
+        stockQuantity: location !== null ? (stock.get(`${id}\u0000${location}`) ?? null) : null,
+      }),
+    ];
+  });
+
+  const facets = facetsByDim(index, result);
+  const categories = facets[DIM_CATEGORY]
+    .filter((facet) => index.categories.has(index.valueKey[facet.value]))
+    .sort((a, b) => b.count - a.count || (index.valueKey[a.value] < index.valueKey[b.value] ? -1 : 1))
+    .slice(0, query.categoryLimit)
+    .map((facet) => {
+      const node = index.categories.get(index.valueKey[facet.value])!;
+      const url = node.url ? withTracking(node.url, cardContext.tracking) : '';
+      return {
+        id: node.id,
+        name: node.name,
+        url,
+        url_handle: url ? handleOf(url) : '',
+        ...(node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {}),
+        alias: node.alias ?? '',
+        count: facet.count,
+      };
+    });
+  const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
+  const extended = query.extended ?? shop.listingExtendedDefault;
+  const stats = result.stats;
+  const listing: Record<string, unknown> = {
+    html: renderTemplate(shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE, { products: cards, products_total: result.total, shop: { name: shop.name } }),
+    requests_count: result.requests,
+    products_total: result.total,
+    price_range: stats ? stats.range : { min: 0, max: 0 },
+    price_ranges: stats ? stats.ranges : [],
+    price_median: stats ? stats.median : 0,
+    products: extended ? cards : cards.map((card) => card.id),
+    categories,
+    locations: result.locations.map((number) => {
+      const location = index.locations[number];
+      return { id: location.id, name: location.name, type: location.type ?? '' };
+    }),
+    filters: filtersOf(index, result, facets, query.filtersSearchBy),
+    industrial_filters: {
+      fashion_sizes: facets[DIM_SIZE].map((facet) => ({ size: facet.label, count: facet.count })),
+      colors: facets[DIM_COLOR].map((facet) => ({ color: facet.label, count: facet.count })),
+    },
+    brands,
+  };
+  if (result.debug) listing.debug = { index_version: index.version, products: result.debug };
+  return query.v2 ? { status: 'success', payload: { listing: { collections: [], ...listing } } } : listing;
+}

@@ -1,0 +1,32 @@
+// How `search_query` reads text: case- and accent-insensitive words. Shared by the index, which
+// stores the words of each searchable field, and by the query, which splits what a shopper typed.
+
+export const SEARCH_FIELDS = ['name', 'brand', 'model', 'categories', 'params', 'author', 'publisher', 'illustrator', 'editor', 'series'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+export const SEARCH_SCOPES: Record<string, readonly SearchField[]> = {
+  general: ['name', 'brand', 'model', 'categories', 'params'],
+  books: ['author', 'publisher', 'illustrator', 'editor', 'series'],
+};
+
+// sort_by=relevance: a word found in the name weighs most; each word counts its best field.
+export const FIELD_WEIGHT: Record<SearchField, number> = {
+  name: 8,
+  brand: 4,
+  model: 4,
+  categories: 2,
+  params: 1,
+  author: 4,
+  publisher: 2,
+  illustrator: 2,
+  editor: 2,
+  series: 2,
+};
+
+const MARKS = /\p{M}+/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The words of a text, lower-cased and without accents ("Crème brûlée" → crème → creme, brulee). */
+export function searchWords(text: string): string[] {
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
+}

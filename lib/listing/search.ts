@@ -1,0 +1,136 @@
+import type { Sql } from 'postgres';
+import { emptySet } from './bitset';
+import { DIM_BRAND, DIM_CATEGORY, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { IntList } from './int-list';
+import { FIELD_WEIGHT, searchWords, type SearchField } from './search-text';
+import type { SearchHits } from './engine';
+
+// `search_query`: a word index beside the listing index, built the first time a shop is searched
+// (and kept with that index version). Name, model and the book fields are indexed per product;
+// brands, categories and param values per facet value, whose products the listing index knows.
+
+const DOC_FIELDS: SearchField[] = ['name', 'model', 'author', 'publisher', 'illustrator', 'editor', 'series'];
+
+type WordTable = { words: string[]; offsets: Int32Array; entries: Int32Array };
+
+export type SearchIndex = {
+  docWords: WordTable; // entries: doc * 8 + DOC_FIELDS position
+  valueWords: WordTable; // entries: facet value number
+};
+
+function table(map: Map<string, IntList>): WordTable {
+  const words = [...map.keys()].sort();
+  const offsets = new Int32Array(words.length + 1);
+  let total = 0;
+  words.forEach((word, i) => {
+    total += map.get(word)!.length;
+    offsets[i + 1] = total;
+  });
+  const entries = new Int32Array(total);
+  words.forEach((word, i) => entries.set(map.get(word)!.toArray(), offsets[i]));
+  return { words, offsets, entries };
+}
+
+function addWords(map: Map<string, IntList>, text: unknown, entry: number): void {
+  if (typeof text !== 'string' && typeof text !== 'number') return;
+  for (const word of new Set(searchWords(String(text)))) {
+    let list = map.get(word);
+    if (!list) map.set(word, (list = new IntList(4)));
+    list.push(entry);
+  }
+}
+
+export async function buildSearchIndex(sql: Sql, index: ShopIndex): Promise<SearchIndex> {
+  const docWords = new Map<string, IntList>();
+  const cursor = sql<{ id: string; name: string; model: string | null; book: Record<string, unknown> | null }[]>`
+    select id, name, data->>'model' as model, data->'book' as book from products where shop_id = ${index.shopId}`.cursor(5000);
+  for await (const rows of cursor) {
+    for (const row of rows) {
+      const doc = index.docById.get(row.id);
+      if (doc === undefined) continue; // added after this index version
+      addWords(docWords, row.name, doc * 8 + 0);
+      addWords(docWords, row.model, doc * 8 + 1);
+      if (row.book && typeof row.book === 'object') {
+        DOC_FIELDS.slice(2).forEach((field, i) => addWords(docWords, row.book![field], doc * 8 + 2 + i));
+      }
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const valueWords = new Map<string, IntList>();
+  index.valueKey.forEach((key, value) => {
+    const dim = index.valueDim[value];
+    if (dim === DIM_CATEGORY) addWords(valueWords, index.categories.get(key)?.name ?? key, value);
+    else if (dim === DIM_BRAND || dim >= FIRST_PARAM_DIM) addWords(valueWords, index.valueLabel[value], value);
+  });
+  return { docWords: table(docWords), valueWords: table(valueWords) };
+}
+
+/** Positions of the words equal to `word` (or starting with it) in the sorted list. */
+function wordRange(words: string[], word: string, prefix: boolean): [number, number] {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (words[mid] < word) lo = mid + 1;
+    else hi = mid;
+  }
+  if (!prefix) return words[lo] === word ? [lo, lo + 1] : [lo, lo];
+  let end = lo;
+  while (end < words.length && words[end].startsWith(word)) end++;
+  return [lo, end];
+}
+
+function valueField(index: ShopIndex, value: number): SearchField {
+  const dim = index.valueDim[value];
+  return dim === DIM_CATEGORY ? 'categories' : dim === DIM_BRAND ? 'brand' : 'params';
+}
+
+/**
+ * Products with every word of the query in a field of the scope (the last word as a prefix), each
+ * scored by the sum over words of the best field weight it was found in.
+ */
+export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText: string, scope: SearchField[]): SearchHits {
+  const words = searchWords(queryText);
+  const inScope = new Set(scope);
+  const score = new Float64Array(index.n);
+  const hits = new Uint8Array(index.n);
+  const best = new Uint8Array(index.n);
+  words.forEach((word, i) => {
+    best.fill(0);
+    const prefix = i === words.length - 1;
+    const [from, to] = wordRange(search.docWords.words, word, prefix);
+    for (let w = from; w < to; w++) {
+      for (let e = search.docWords.offsets[w]; e < search.docWords.offsets[w + 1]; e++) {
+        const entry = search.docWords.entries[e];
+        const field = DOC_FIELDS[entry & 7];
+        if (!inScope.has(field)) continue;
+        const doc = entry >>> 3;
+        if (FIELD_WEIGHT[field] > best[doc]) best[doc] = FIELD_WEIGHT[field];
+      }
+    }
+    const [vFrom, vTo] = wordRange(search.valueWords.words, word, prefix);
+    for (let w = vFrom; w < vTo; w++) {
+      for (let e = search.valueWords.offsets[w]; e < search.valueWords.offsets[w + 1]; e++) {
+        const value = search.valueWords.entries[e];
+        const field = valueField(index, value);
+        if (!inScope.has(field)) continue;
+        const weight = FIELD_WEIGHT[field];
+        for (let p = index.invOffsets[value]; p < index.invOffsets[value + 1]; p++) {
+          const doc = index.invDocs[p];
+          if (weight > best[doc]) best[doc] = weight;
+        }
+      }
+    }
+    for (let doc = 0; doc < index.n; doc++) {
+      if (best[doc] > 0) {
+        hits[doc]++;
+        score[doc] += best[doc];
+      }
+    }
+  });
+  const set = emptySet(index.n);
+  if (words.length > 0) {
+    for (let doc = 0; doc < index.n; doc++) if (hits[doc] === words.length) set[doc >>> 5] |= 1 << (doc & 31);
+  }
+  return { set, score };
+}

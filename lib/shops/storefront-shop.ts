@@ -1,0 +1,38 @@
+import type { Sql } from 'postgres';
+import { AppError } from '@/lib/http/errors';
+
+// What storefront reads (listing, collections, init) need of a shop. Every listing request asks,
+// so answers are remembered briefly; a changed setting shows within STOREFRONT_SHOP_TTL_MS.
+export type StorefrontShop = {
+  id: string;
+  name: string;
+  currency: string;
+  currencySymbol: string | null;
+  thousandsSeparator: string | null;
+  decimalSeparator: string | null;
+  decimals: number | null;
+  listingExtendedDefault: boolean;
+  listingTemplate: string | null;
+  collectionTemplate: string | null;
+};
+
+const STOREFRONT_SHOP_TTL_MS = 2_000;
+const remembered = new Map<string, { shop: StorefrontShop | null; until: number }>();
+
+/** The shop, or 400 `Shop not found` (spec §7). */
+export async function storefrontShop(sql: Sql, shopId: string): Promise<StorefrontShop> {
+  const now = Date.now();
+  let known = remembered.get(shopId);
+  if (!known || known.until < now) {
+    const [row] = await sql<StorefrontShop[]>`
+      select id, name, currency, currency_symbol as "currencySymbol", thousands_separator as "thousandsSeparator",
+             decimal_separator as "decimalSeparator", decimals, listing_extended_default as "listingExtendedDefault",
+             listing_template as "listingTemplate", collection_template as "collectionTemplate"
+        from shops where id = ${shopId}`;
+    known = { shop: row ?? null, until: now + STOREFRONT_SHOP_TTL_MS };
+    remembered.set(shopId, known);
+    if (remembered.size > 10_000) remembered.delete(remembered.keys().next().value!);
+  }
+  if (!known.shop) throw new AppError('VALIDATION', 'Shop not found');
+  return known.shop;
+}
