@@ -62,6 +62,10 @@ export type ShopIndex = {
   withoutOffers: Bitset;
   offerOffsets: Int32Array;
   offerLocation: Int32Array;
+  offerDoc: Int32Array;
+  // Offers by location: location number → range of locationOffers (offer numbers).
+  locationOfferOffsets: Int32Array;
+  locationOffers: Int32Array;
   offerPrice: Float64Array;
   offerOldprice: Float64Array;
   offerDiscount: Float64Array;
@@ -376,6 +380,17 @@ class IndexBuilder {
     const withoutDocs = this.withoutOffers.toArray();
     for (let i = 0; i < withoutDocs.length; i++) add(withoutOffers, withoutDocs[i]);
 
+    const offerOffsets = this.offerOffsets.toArray();
+    const offerLocation = this.offerLocation.toArray();
+    const offerDoc = new Int32Array(offerLocation.length);
+    for (let doc = 0; doc < n; doc++) offerDoc.fill(doc, offerOffsets[doc], offerOffsets[doc + 1]);
+    const locationOfferOffsets = new Int32Array(this.locations.length + 1);
+    for (let o = 0; o < offerLocation.length; o++) locationOfferOffsets[offerLocation[o] + 1]++;
+    for (let l = 0; l < this.locations.length; l++) locationOfferOffsets[l + 1] += locationOfferOffsets[l];
+    const locationOffers = new Int32Array(offerLocation.length);
+    const next = locationOfferOffsets.slice(0, this.locations.length);
+    for (let o = 0; o < offerLocation.length; o++) locationOffers[next[offerLocation[o]]++] = o;
+
     const locationDescendants = this.locations.map((_, number) => {
       const id = this.locations[number].id;
       const below: number[] = [];
@@ -425,8 +440,11 @@ class IndexBuilder {
       brandPicture: this.brandPicture,
       merchants: new Map([...this.merchantDocs].map(([key, docs]) => [key, Int32Array.from(docs)])),
       withoutOffers,
-      offerOffsets: this.offerOffsets.toArray(),
-      offerLocation: this.offerLocation.toArray(),
+      offerOffsets,
+      offerLocation,
+      offerDoc,
+      locationOfferOffsets,
+      locationOffers,
       offerPrice: this.offerPrice.toArray(),
       offerOldprice: this.offerOldprice.toArray(),
       offerDiscount: this.offerDiscount.toArray(),

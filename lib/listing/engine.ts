@@ -55,35 +55,69 @@ function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
   return mask;
 }
 
+type Scratch = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; best: Int32Array; offerLocation: Int32Array };
+
+/** Per-index buffers for location prices: overwritten for a query's offers, restored after it. */
+function scratchOf(index: ShopIndex): Scratch {
+  let scratch = index.cache.get('scratch') as Scratch | undefined;
+  if (!scratch) {
+    scratch = {
+      price: index.price.slice(),
+      oldprice: index.oldprice.slice(),
+      discount: index.discount.slice(),
+      best: new Int32Array(index.n).fill(-1),
+      offerLocation: new Int32Array(index.n).fill(-1),
+    };
+    index.cache.set('scratch', scratch);
+  }
+  return scratch;
+}
+
 /**
  * With `locations`: the documents in stock in one of them (every document without offers, and those
  * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
+ * Returns the documents whose prices it overwrote, for `restoreLocationPrices`.
  */
-function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective } {
-  const set = fullSet(index.n);
-  const price = index.price.slice();
-  const oldprice = index.oldprice.slice();
-  const discount = index.discount.slice();
-  const offerLocation = new Int32Array(index.n).fill(-1);
-  const { offerOffsets, offerLocation: locs, offerPrice } = index;
-  for (let doc = 0; doc < index.n; doc++) {
-    const from = offerOffsets[doc];
-    const to = offerOffsets[doc + 1];
-    if (from === to) continue;
-    let best = -1;
-    for (let o = from; o < to; o++) {
-      if (mask[locs[o]] && (best < 0 || offerPrice[o] < offerPrice[best])) best = o;
+function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective; touched: Int32Array } {
+  const set = index.withoutOffers.slice();
+  const scratch = scratchOf(index);
+  const { best } = scratch;
+  const { offerPrice, offerDoc, locationOfferOffsets, locationOffers } = index;
+  const touched: number[] = [];
+  for (let location = 0; location < mask.length; location++) {
+    if (!mask[location]) continue;
+    for (let i = locationOfferOffsets[location]; i < locationOfferOffsets[location + 1]; i++) {
+      const offer = locationOffers[i];
+      const doc = offerDoc[offer];
+      const current = best[doc];
+      if (current < 0) {
+        best[doc] = offer;
+        touched.push(doc);
+      } else if (offerPrice[offer] < offerPrice[current] || (offerPrice[offer] === offerPrice[current] && offer < current)) {
+        best[doc] = offer;
+      }
     }
-    if (best < 0) {
-      set[doc >>> 5] &= ~(1 << (doc & 31));
-      continue;
-    }
-    price[doc] = offerPrice[best];
-    oldprice[doc] = index.offerOldprice[best];
-    discount[doc] = index.offerDiscount[best];
-    offerLocation[doc] = locs[best];
   }
-  return { set, effective: { price, oldprice, discount, offerLocation } };
+  for (const doc of touched) {
+    const offer = best[doc];
+    set[doc >>> 5] |= 1 << (doc & 31);
+    scratch.price[doc] = offerPrice[offer];
+    scratch.oldprice[doc] = index.offerOldprice[offer];
+    scratch.discount[doc] = index.offerDiscount[offer];
+    scratch.offerLocation[doc] = index.offerLocation[offer];
+  }
+  return { set, effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation }, touched: Int32Array.from(touched) };
+}
+
+function restoreLocationPrices(index: ShopIndex, touched: Int32Array): void {
+  const scratch = scratchOf(index);
+  for (const doc of touched) {
+    scratch.price[doc] = index.price[doc];
+    scratch.oldprice[doc] = index.oldprice[doc];
+    scratch.discount[doc] = index.discount[doc];
+    scratch.best[doc] = -1;
+    scratch.offerLocation[doc] = -1;
+  }
 }
 
 function lowerBound(values: Float64Array, target: number): number {
@@ -275,6 +309,15 @@ function filterNames(query: ListingQuery): string[] {
 }
 
 export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
+  let touched: Int32Array | null = null;
+  try {
+    return answer(index, query, search, (t) => (touched = t));
+  } finally {
+    if (touched) restoreLocationPrices(index, touched);
+  }
+}
+
+function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null, overwrote: (touched: Int32Array) => void): EngineResult {
   const n = index.n;
   const dimCount = index.dims.length;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
@@ -295,6 +338,7 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
     const located = locationFilter(index, mask);
+    overwrote(located.touched);
     effective = located.effective;
     narrow(located.set);
   }
@@ -355,35 +399,31 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   const sortBy = query.sortBy;
   const values = sortValues(index, sortBy, effective, search);
   const size = cardinality(matched);
-  let ordered: Int32Array;
+  const reps = new Int32Array(size);
+  let total = 0;
+  const seen = query.collapse ? new Uint8Array(n) : null;
+  const take = (doc: number) => {
+    if (seen) {
+      const group = index.groupOf[doc];
+      if (seen[group]) return;
+      seen[group] = 1;
+    }
+    reps[total++] = doc;
+  };
   const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
   if (locationDependent || size * 16 < n) {
-    ordered = new Int32Array(size);
+    const ordered = new Int32Array(size);
     let i = 0;
     forEachInUnits(index, matched, false, (doc) => {
       ordered[i++] = doc;
     });
     ordered.sort(comparator(index, values, query.sortDir));
+    for (let k = 0; k < size; k++) take(ordered[k]);
   } else {
     const all = sortedDocuments(index, sortBy, query.sortDir);
-    ordered = new Int32Array(size);
-    let i = 0;
     for (let k = 0; k < n; k++) {
       const doc = all[k];
-      if (matched[doc >>> 5] & (1 << (doc & 31))) ordered[i++] = doc;
-    }
-  }
-  let reps: Int32Array = ordered;
-  let total = size;
-  if (query.collapse) {
-    const seen = new Uint8Array(n);
-    reps = new Int32Array(size);
-    total = 0;
-    for (let i = 0; i < size; i++) {
-      const group = index.groupOf[ordered[i]];
-      if (seen[group]) continue;
-      seen[group] = 1;
-      reps[total++] = ordered[i];
+      if (matched[doc >>> 5] & (1 << (doc & 31))) take(doc);
     }
   }
 
@@ -408,23 +448,19 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   // Locations where the result is in stock (within the asked ones, when asked).
   const found = new Uint8Array(index.locations.length);
   let everywhere = false;
-  forEachInUnits(index, matched, false, (doc) => {
-    if (everywhere) return;
-    const fromOffer = index.offerOffsets[doc];
-    const toOffer = index.offerOffsets[doc + 1];
-    if (fromOffer === toOffer) {
-      everywhere = true;
-      return;
-    }
-    for (let o = fromOffer; o < toOffer; o++) {
-      const location = index.offerLocation[o];
-      if (mask && !mask[location]) continue;
-      for (const above of index.locationAncestors[location]) found[above] = 1;
-    }
-  });
+  for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
+  if (!everywhere) {
+    forEachInUnits(index, matched, false, (doc) => {
+      for (let o = index.offerOffsets[doc]; o < index.offerOffsets[doc + 1]; o++) {
+        const location = index.offerLocation[o];
+        if (mask && !mask[location]) continue;
+        for (const above of index.locationAncestors[location]) found[above] = 1;
+      }
+    });
+  }
   const locations: number[] = [];
   for (let l = 0; l < index.knownLocations; l++) {
-    if ((everywhere && (!mask || mask[l])) || found[l]) locations.push(l);
+    if ((everywhere || found[l]) && (!mask || mask[l])) locations.push(l);
   }
 
   const debug = query.debug

@@ -4,7 +4,7 @@ import { productCard, type CardContext, type StoredProduct } from '@/lib/storefr
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type CategoryNode, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
@@ -13,20 +13,36 @@ import { searchDocuments } from './search';
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
 
-type Facet = { value: number; count: number; label: string };
+type Facet = { value: number; count: number; label: string; rank: number };
 
 function byCountThenLabel(a: Facet, b: Facet): number {
-  return b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+  return b.count - a.count || a.rank - b.rank;
 }
 
-/** The values of each dimension counted in the result, best first. */
+/** Every facet value's place in code-unit order of its label, once per index version. */
+function labelRanks(index: ShopIndex): Int32Array {
+  let ranks = index.cache.get('label-ranks') as Int32Array | undefined;
+  if (!ranks) {
+    const labels = index.valueLabel;
+    const order = Array.from(labels.keys()).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
+    ranks = new Int32Array(labels.length);
+    order.forEach((value, rank) => (ranks![value] = rank));
+    index.cache.set('label-ranks', ranks);
+  }
+  return ranks;
+}
+
+/** The values of each dimension counted in the result, by count then label (categories: id). */
 function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
+  const ranks = labelRanks(index);
   const byDim: Facet[][] = index.dims.map(() => []);
   for (let value = 0; value < result.counts.length; value++) {
     const count = result.counts[value];
-    if (count > 0) byDim[index.valueDim[value]].push({ value, count, label: index.valueLabel[value] });
+    if (count > 0) byDim[index.valueDim[value]].push({ value, count, label: index.valueLabel[value], rank: ranks[value] });
   }
-  for (const list of byDim) list.sort(byCountThenLabel);
+  byDim.forEach((list, dim) => {
+    if (!index.dims[dim].numeric) list.sort(byCountThenLabel);
+  });
   return byDim;
 }
 
@@ -77,6 +93,25 @@ async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; 
   return new Map(rows.map((row) => [`${row.id}\u0000${row.location}`, row.stock]));
 }
 
+/** Category links with `recommended_by=listing`, made once per index version. */
+function listingCategoryLink(index: ShopIndex) {
+  let links = index.cache.get('links:listing') as Map<string, { url: string; url_handle: string }> | undefined;
+  if (!links) {
+    links = new Map();
+    index.cache.set('links:listing', links);
+  }
+  const known = links;
+  return (node: CategoryNode) => {
+    let link = known.get(node.id);
+    if (!link) {
+      const url = node.url ? withTracking(node.url, { recommended_by: 'listing' }) : '';
+      link = { url, url_handle: url ? handleOf(url) : '' };
+      known.set(node.id, link);
+    }
+    return link;
+  };
+}
+
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
 export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Record<string, unknown>> {
@@ -95,6 +130,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking: { recommended_by: 'listing' },
     categories: index.categories,
+    categoryLink: listingCategoryLink(index),
     maxSalesRate: index.maxSalesRate,
   };
   const cards = pageIds.flatMap((id, i) => {
@@ -114,16 +150,15 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   const facets = facetsByDim(index, result);
   const categories = facets[DIM_CATEGORY]
     .filter((facet) => index.categories.has(index.valueKey[facet.value]))
-    .sort((a, b) => b.count - a.count || (index.valueKey[a.value] < index.valueKey[b.value] ? -1 : 1))
     .slice(0, query.categoryLimit)
     .map((facet) => {
       const node = index.categories.get(index.valueKey[facet.value])!;
-      const url = node.url ? withTracking(node.url, cardContext.tracking) : '';
+      const link = cardContext.categoryLink(node);
       return {
         id: node.id,
         name: node.name,
-        url,
-        url_handle: url ? handleOf(url) : '',
+        url: link.url,
+        url_handle: link.url_handle,
         ...(node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {}),
         alias: node.alias ?? '',
         count: facet.count,

@@ -14,6 +14,8 @@ export type CardContext = {
   origin: string;
   tracking: Record<string, string>;
   categories: Map<string, CategoryNode>;
+  // A category's link with the tracking parameters, and that link without its domain.
+  categoryLink: (node: CategoryNode) => { url: string; url_handle: string };
   maxSalesRate: number;
 };
 
@@ -21,11 +23,19 @@ export type Shown = { price: number; oldprice: number | null; discount: number; 
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
+// Signing costs an HMAC per size; the same pictures come back page after page.
+const signedLinks = new Map<string, Record<string, string>>();
+
 export function imageLinks(ctx: CardContext, picture: string): Record<string, string> {
+  const cacheKey = `${ctx.origin}\u0000${picture}`;
+  const known = signedLinks.get(cacheKey);
+  if (known) return { ...known };
   const links: Record<string, string> = {};
   for (const size of IMAGE_SIZES) links[String(size)] = `${ctx.origin}${resizedImagePath(ctx.sealKey, size, picture)}`;
   links.original = picture;
-  return links;
+  signedLinks.set(cacheKey, links);
+  if (signedLinks.size > 50_000) signedLinks.delete(signedLinks.keys().next().value!);
+  return { ...links };
 }
 
 /** The product's categories with their place in the tree (unknown ids are left out). */
@@ -34,16 +44,16 @@ export function categoryDetails(ctx: CardContext, ids: string[]) {
     const node = ctx.categories.get(id);
     if (!node) return [];
     const parent = node.parent !== null ? ctx.categories.get(node.parent) : undefined;
-    const url = node.url ? withTracking(node.url, ctx.tracking) : '';
+    const link = ctx.categoryLink(node);
     return [
       {
         id: node.id,
         ...(parent ? { parent_id: parent.id } : {}),
-        url,
+        url: link.url,
         name: node.name,
         level: String(node.path.length),
         name_with_parent: parent ? `${parent.name} > ${node.name}` : node.name,
-        url_handle: url ? handleOf(url) : '',
+        url_handle: link.url_handle,
       },
     ];
   });

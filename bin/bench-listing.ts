@@ -1,0 +1,198 @@
+// npm run bench:listing -- --products N (default 1,000,000)
+// Loads the import benchmark's synthetic catalog, builds the shop's listing index and times the
+// engine on query shapes a storefront sends, each beside a straightforward SQL implementation of
+// the same query in the same run; then the index build and heap, freshness after an import, and
+// HTTP throughput of the real server with autocannon (16 connections) on a 100,000-product shop.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { TransactionSql } from 'postgres';
+import { sqlListing } from '@/lib/bench/listing-sql';
+import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
+import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
+import { applyTree } from '@/lib/catalog/apply-tree';
+import { indexBytes, type ShopIndex } from '@/lib/listing/build-index';
+import { runListing } from '@/lib/listing/engine';
+import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
+import { paramsFromSearch, parseListingQuery, type ListingQuery } from '@/lib/listing/query';
+import { searchDocuments } from '@/lib/listing/search';
+import { boot, type Runtime } from '@/lib/runtime/boot';
+import { ensureBuild } from '@/lib/runtime/build';
+import { log } from '@/lib/runtime/log';
+import { readSettings } from '@/lib/runtime/settings';
+import { createShop } from '@/lib/shops/manage-shops';
+import { startServer } from '@/lib/testing/server';
+
+const root = path.resolve(import.meta.dirname, '..');
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const N = arg('products', 1_000_000);
+const HTTP_N = Math.min(N, arg('http-products', 100_000));
+const RUNS = arg('runs', 60);
+const SQL_RUNS = arg('sql-runs', N > 200_000 ? 5 : 15);
+const HTTP_SECONDS = arg('http-seconds', 10);
+
+const SHAPES: [string, string][] = [
+  ['unfiltered', ''],
+  ['top category', 'categories=3'],
+  ['deep category', 'categories=3.2.1'],
+  ['brands', 'brands=Brand 1,Brand 7,Brand 30'],
+  ['location', 'locations=s1c2'],
+  ['two params', `filters=${JSON.stringify({ param_10: ['param_10_v3'], param_11: ['param_11_v5', 'param_11_v6'] })}`],
+  ['price range', 'price_min=1000&price_max=5000'],
+  ['discount', 'discount=true'],
+  ['collapse off', 'collapse=false'],
+  ['sort price asc', 'sort_by=price&sort_dir=asc'],
+  ['sort price desc', 'sort_by=price'],
+  ['sort discount', 'sort_by=discount'],
+  ['sort date', 'sort_by=date'],
+  ['sort price_margin', 'sort_by=price_margin&sort_dir=asc'],
+  ['sort rating', 'sort_by=rating'],
+  ['page 50', 'page=50'],
+  ['search', 'search_query=premium wo'],
+];
+
+function query(shopId: string, shape: string): ListingQuery {
+  return parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=bench&sid=bench&${shape}`)));
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+
+async function timed(runs: number, run: () => unknown | Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function loadCatalog(runtime: Runtime, name: string, count: number) {
+  const sql = runtime.ctx.sql;
+  const shop = await createShop(runtime.ctx, { name, currency: 'USD' });
+  const categories = syntheticCategories();
+  const locations = syntheticLocations();
+  const leaves = leafCategories(categories);
+  await sql.begin((tx) => applyTree(tx, shop.shop_id, 'categories', 'replace', categories));
+  await sql.begin((tx) => applyTree(tx, shop.shop_id, 'locations', 'replace', locations));
+  const started = Date.now();
+  for (let start = 0; start < count; start += 5000) {
+    const items: unknown[] = [];
+    for (let n = start; n < Math.min(count, start + 5000); n++) items.push(syntheticItem(n, leaves, locations));
+    await sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', items));
+    if ((start / 5000) % 20 === 19) log(`${name}: ${start + 5000} of ${count} products loaded`);
+  }
+  log(`${name}: ${count} products loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await sql`vacuum analyze products`;
+  await sql`vacuum analyze product_state`;
+  await sql`vacuum analyze product_offers`;
+  return { shop, leaves, locations };
+}
+
+/** Commits one change through the import path and waits until the process's index shows it. */
+async function freshness(runtime: Runtime, shopId: string, change: (tx: TransactionSql) => Promise<unknown>, visible: (index: ShopIndex) => boolean) {
+  await indexFor(runtime.ctx.sql, shopId);
+  const started = performance.now();
+  await runtime.ctx.sql.begin(change);
+  for (;;) {
+    const index = await indexFor(runtime.ctx.sql, shopId);
+    if (visible(index)) return performance.now() - started;
+    if (performance.now() - started > 600_000) throw new Error('the change never showed');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function main() {
+  ensureBuild(root, log);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-listing-'));
+  const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir, databaseUrl: undefined, limits: { ...readSettings().limits, enabled: false } } });
+  const results: string[] = [];
+  const print = (line: string) => {
+    results.push(line);
+    log(line);
+  };
+  try {
+    const sql = runtime.ctx.sql;
+    const big = await loadCatalog(runtime, 'Bench', N);
+    const shopId = big.shop.shop_id;
+
+    // Index build time and heap.
+    global.gc?.();
+    const heapBefore = process.memoryUsage();
+    const index = await indexFor(sql, shopId);
+    global.gc?.();
+    const heapAfter = process.memoryUsage();
+    const heap = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
+    print(`index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s, heap ${mib(heap)} (typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
+    const words = await searchIndexFor(index);
+
+    print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  engine p50 / p95 / p99 ms     SQL p50 / p95 / p99 ms          SQL÷engine (p50)`);
+    const engineP95: Record<string, number> = {};
+    for (const [name, shape] of SHAPES) {
+      const q = query(shopId, shape);
+      const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
+      const total = run().total; // also warms sorted orders
+      const engine = await timed(RUNS, run);
+      const base = await timed(SQL_RUNS, () => sqlListing(sql, q));
+      engineP95[name] = percentile(engine, 95);
+      print(
+        `${name.padEnd(20)} ${String(total).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engine, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(base, p))).join(' / ').padEnd(30)} ${(percentile(base, 50) / percentile(engine, 50)).toFixed(0)}×`,
+      );
+    }
+    const worst = Object.entries(engineP95).sort((a, b) => b[1] - a[1])[0];
+    print(`worst engine p95: ${worst[0]} ${ms(worst[1])} ms`);
+
+    // Freshness: a PATCH of one product (availability only: patched) and a PUT of a new one (rebuilt).
+    const leaves = big.leaves;
+    const newItem = (id: string) => ({ ...syntheticItem(N + 1, leaves, big.locations), id, available: true });
+    const docOf = (i: ShopIndex, id: string) => i.docById.get(id);
+    const availabilityMs = await freshness(
+      runtime,
+      shopId,
+      (tx) => applyAvailability(tx, shopId, 'delete', ['p1']),
+      (i) => docOf(i, 'p1') !== undefined && (i.available[docOf(i, 'p1')! >>> 5] & (1 << (docOf(i, 'p1')! & 31))) === 0,
+    );
+    const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem('fresh-1')]), (i) => i.docById.has('fresh-1'));
+    print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
+    if (N > 10_000) {
+      const small = await loadCatalog(runtime, 'Small', 10_000);
+      const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem('fresh-2')]), (i) => i.docById.has('fresh-2'));
+      print(`freshness at 10000: new product ${ms(smallMs)} ms`);
+    }
+
+    // HTTP throughput of the real server on a shop of HTTP_N products.
+    const httpShop = HTTP_N === N ? big.shop : (await loadCatalog(runtime, 'Http', HTTP_N)).shop;
+    const port = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const server = await startServer({ DATABASE_URL: `postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, LIMITS: 'off', WORKERS: 'off' });
+    try {
+      const listingPath = (shape: string) => `/products?shop_id=${httpShop.shop_id}&did=bench&sid=bench&extended=true&${encodeURI(shape)}`;
+      const warm = await fetch(`${server.url}${listingPath('')}`);
+      if (warm.status !== 200) throw new Error(`listing over HTTP: ${warm.status} ${await warm.text()}`);
+      const paths = ['', 'categories=3', 'categories=3.2.1', 'brands=Brand 1', 'sort_by=price&sort_dir=asc', 'locations=s1c2'].map(listingPath);
+      for (const p of paths) await fetch(`${server.url}${p}`);
+      const outcome = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+      print(
+        `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, six shapes in turn, extended): ${Math.round(outcome.requests.average)} requests/s, latency p50 ${outcome.latency.p50} ms / p99 ${outcome.latency.p99} ms, ${outcome.non2xx} non-2xx, ${outcome.errors} errors`,
+      );
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await runtime.shutdown();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`\nbench:listing results (${N} products)`);
+  for (const line of results) console.log(line);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

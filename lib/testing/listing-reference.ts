@@ -1,0 +1,262 @@
+import type { Sql } from 'postgres';
+import { priceStats } from '@/lib/listing/price-stats';
+import { MAX_DEPTH, type ListingQuery } from '@/lib/listing/query';
+import { FIELD_WEIGHT, searchWords, type SearchField } from '@/lib/listing/search-text';
+
+// The listing's semantics (CONTRACT §4) written the slow and obvious way, over rows read with plain
+// SQL: used only by tests, which require the engine to give the same answer.
+
+type Offer = { location: string; price: number; oldprice: number | null; discount: number };
+type Product = {
+  id: string;
+  group_id: string | null;
+  price: number;
+  oldprice: number | null;
+  discount_percent: number;
+  brand: string | null;
+  merchants: string[] | null;
+  categories: string[];
+  rating: number | null;
+  price_margin: number | null;
+  sales_rate: number;
+  date: number;
+  available: boolean;
+  data: Record<string, unknown>;
+  offers: Offer[];
+};
+type Node = { id: string; name: string; parent: string | null };
+
+export type ReferenceCatalog = { products: Product[]; categories: Map<string, Node>; locations: Map<string, Node> };
+
+export async function loadReferenceCatalog(sql: Sql, shopId: string): Promise<ReferenceCatalog> {
+  const products = await sql<Omit<Product, 'offers'>[]>`
+    select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.brand, p.merchants, p.categories, p.rating, p.price_margin,
+           p.sales_rate, (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.data
+      from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shopId}`;
+  const offers = await sql<(Offer & { product_id: string })[]>`
+    select product_id, location_id as location, price, oldprice, discount_percent as discount from product_offers where shop_id = ${shopId}`;
+  const categories = await sql<Node[]>`select id, name, parent from categories where shop_id = ${shopId}`;
+  const locations = await sql<Node[]>`select id, name, parent from locations where shop_id = ${shopId}`;
+  return {
+    products: products.map((p) => ({ ...p, offers: offers.filter((o) => o.product_id === p.id) })),
+    categories: new Map(categories.map((c) => [c.id, c])),
+    locations: new Map(locations.map((l) => [l.id, l])),
+  };
+}
+
+/** The node and every known node above it. */
+function lineage(nodes: Map<string, Node>, id: string): string[] {
+  const chain = [id];
+  let current = nodes.get(id);
+  const seen = new Set([id]);
+  while (current && current.parent !== null && nodes.has(current.parent) && !seen.has(current.parent)) {
+    chain.push(current.parent);
+    seen.add(current.parent);
+    current = nodes.get(current.parent);
+  }
+  return chain;
+}
+
+const fold = (s: string) => s.trim().toLowerCase();
+const keyOf = (v: unknown) => (typeof v === 'boolean' ? String(v) : typeof v === 'number' ? String(v) : typeof v === 'string' ? v : null);
+
+function paramValues(product: Product): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const params = (product.data.params ?? []) as { name: string; value: unknown[]; searchable?: boolean }[];
+  for (const param of params) {
+    if (param.searchable === false || param.name === '') continue;
+    const set = out.get(param.name) ?? new Set<string>();
+    for (const value of param.value) {
+      const key = keyOf(value);
+      if (key !== null) set.add(key);
+    }
+    out.set(param.name, set);
+  }
+  return out;
+}
+
+function colorsOf(product: Product): Set<string> {
+  const fashion = product.data.fashion as { colors?: { color?: string }[] } | undefined;
+  return new Set((fashion?.colors ?? []).map((c) => c.color).filter((c): c is string => typeof c === 'string' && c.trim() !== '').map(fold));
+}
+
+function sizesOf(product: Product): Set<string> {
+  const fashion = product.data.fashion as { sizes?: unknown[] } | undefined;
+  return new Set((fashion?.sizes ?? []).map(keyOf).filter((s): s is string => s !== null && s.trim() !== '').map(fold));
+}
+
+function categoriesOf(catalog: ReferenceCatalog, product: Product): Set<string> {
+  return new Set(product.categories.flatMap((id) => (catalog.categories.has(id) ? lineage(catalog.categories, id) : [id])));
+}
+
+type Shown = { price: number; oldprice: number | null; discount: number };
+
+export type ReferenceAnswer = {
+  ids: string[];
+  total: number;
+  facets: Record<string, Record<string, number>>; // dimension → value → count
+  present: Record<string, number>; // param → products with any of its values
+  stats: ReturnType<typeof priceStats>;
+  locations: string[];
+};
+
+function searchScore(catalog: ReferenceCatalog, product: Product, text: string, scope: SearchField[]): number | null {
+  const words = searchWords(text);
+  if (words.length === 0) return null;
+  const book = (product.data.book ?? {}) as Record<string, unknown>;
+  const fieldText: Record<SearchField, string[]> = {
+    name: [String(product.data.name ?? '')],
+    brand: product.brand && product.brand.trim() !== '' ? [product.brand] : [],
+    model: typeof product.data.model === 'string' ? [product.data.model] : [],
+    categories: [...categoriesOf(catalog, product)].map((id) => catalog.categories.get(id)?.name ?? id),
+    params: [...paramValues(product).values()].flatMap((set) => [...set]),
+    author: typeof book.author === 'string' ? [book.author] : [],
+    publisher: typeof book.publisher === 'string' ? [book.publisher] : [],
+    illustrator: typeof book.illustrator === 'string' ? [book.illustrator] : [],
+    editor: typeof book.editor === 'string' ? [book.editor] : [],
+    series: typeof book.series === 'string' ? [book.series] : [],
+  };
+  let score = 0;
+  for (let i = 0; i < words.length; i++) {
+    const last = i === words.length - 1;
+    let best = 0;
+    for (const field of scope) {
+      const found = fieldText[field].some((t) => searchWords(t).some((w) => (last ? w.startsWith(words[i]) : w === words[i])));
+      if (found) best = Math.max(best, FIELD_WEIGHT[field]);
+    }
+    if (best === 0) return null;
+    score += best;
+  }
+  return score;
+}
+
+export function referenceListing(catalog: ReferenceCatalog, q: ListingQuery): ReferenceAnswer {
+  const expandedLocations = new Set<string>();
+  for (const [id] of catalog.locations) {
+    if (lineage(catalog.locations, id).some((above) => q.locations.includes(above))) expandedLocations.add(id);
+  }
+  for (const product of catalog.products) for (const o of product.offers) if (!catalog.locations.has(o.location) && q.locations.includes(o.location)) expandedLocations.add(o.location);
+
+  const anyMerchants = catalog.products.some((p) => (p.merchants ?? []).length > 0);
+  const shown = new Map<string, Shown>();
+  const scores = new Map<string, number>();
+
+  // Filters every facet sees.
+  const common = catalog.products.filter((p) => {
+    if (q.available && !p.available) return false;
+    if (q.exclude.includes(p.id)) return false;
+    if (q.categories.length && !q.categories.some((c) => categoriesOf(catalog, p).has(c))) return false;
+    let view: Shown = { price: p.price, oldprice: p.oldprice, discount: p.discount_percent };
+    if (q.locations.length && p.offers.length) {
+      const here = p.offers.filter((o) => expandedLocations.has(o.location)).sort((a, b) => a.price - b.price || (a.location < b.location ? -1 : 1));
+      if (here.length === 0) return false;
+      view = { price: here[0].price, oldprice: here[0].oldprice, discount: here[0].discount };
+    }
+    shown.set(p.id, view);
+    if (anyMerchants) {
+      const mine = (p.merchants ?? []).map(fold);
+      if (q.merchants.length && !q.merchants.some((m) => mine.includes(fold(m)))) return false;
+      if (q.excludedMerchants.some((m) => mine.includes(fold(m)))) return false;
+    }
+    if (q.priceMin !== null && view.price < q.priceMin) return false;
+    if (q.priceMax !== null && view.price > q.priceMax) return false;
+    if (q.discount !== null && view.discount > 0 !== q.discount) return false;
+    if (q.searchQuery) {
+      const score = searchScore(catalog, p, q.searchQuery, q.searchScope);
+      if (score === null) return false;
+      scores.set(p.id, score);
+    }
+    return true;
+  });
+
+  // Filters on facet dimensions, by dimension.
+  const own: Record<string, (p: Product) => boolean> = {};
+  if (q.brands.length || q.excludedBrands.length) {
+    own.brand = (p) => {
+      const brand = p.brand && p.brand.trim() !== '' ? fold(p.brand) : null;
+      if (q.brands.length && (brand === null || !q.brands.map(fold).includes(brand))) return false;
+      return !(brand !== null && q.excludedBrands.map(fold).includes(brand));
+    };
+  }
+  if (q.colors.length) own.color = (p) => q.colors.some((c) => colorsOf(p).has(fold(c)));
+  if (q.sizes.length) own.size = (p) => q.sizes.some((s) => sizesOf(p).has(fold(s)));
+  for (const [name, values] of q.filters) own[`param:${name}`] = (p) => values.some((v) => paramValues(p).get(name)?.has(v) ?? false);
+
+  const passing = (except: string | null) => common.filter((p) => Object.entries(own).every(([dim, test]) => dim === except || test(p)));
+  const unit = (p: Product) => (q.collapse && p.group_id !== null ? `g:${p.group_id}` : `p:${p.id}`);
+  const matched = passing(null);
+
+  const facets: Record<string, Record<string, number>> = {};
+  const present: Record<string, number> = {};
+  const countDim = (dim: string, valuesOf: (p: Product) => Iterable<string>) => {
+    const products = own[dim] ? passing(dim) : matched;
+    const units = new Map<string, Set<string>>();
+    const withAny = new Set<string>();
+    for (const p of products) {
+      for (const value of valuesOf(p)) {
+        if (!units.has(value)) units.set(value, new Set());
+        units.get(value)!.add(unit(p));
+        withAny.add(unit(p));
+      }
+    }
+    facets[dim] = Object.fromEntries([...units].map(([value, set]) => [value, set.size]));
+    if (dim.startsWith('param:')) present[dim.slice(6)] = withAny.size;
+  };
+  countDim('category', (p) => categoriesOf(catalog, p));
+  countDim('brand', (p) => (p.brand && p.brand.trim() !== '' ? [fold(p.brand)] : []));
+  countDim('color', colorsOf);
+  countDim('size', sizesOf);
+  const paramNames = new Set(catalog.products.flatMap((p) => [...paramValues(p).keys()]));
+  for (const name of paramNames) countDim(`param:${name}`, (p) => paramValues(p).get(name) ?? []);
+
+  const sortValue = (p: Product): number => {
+    switch (q.sortBy) {
+      case 'price':
+        return shown.get(p.id)!.price;
+      case 'discount':
+        return shown.get(p.id)!.discount;
+      case 'date':
+        return p.date;
+      case 'price_margin':
+        return p.price_margin ?? NaN;
+      case 'rating':
+        return p.rating ?? NaN;
+      case 'relevance':
+        return scores.get(p.id)!;
+      default:
+        return p.sales_rate;
+    }
+  };
+  const ordered = [...matched].sort((a, b) => {
+    const x = sortValue(a);
+    const y = sortValue(b);
+    if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
+    if (!Number.isNaN(x) && x !== y) return q.sortDir === 'asc' ? x - y : y - x;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+  const seen = new Set<string>();
+  const reps = ordered.filter((p) => {
+    if (seen.has(unit(p))) return false;
+    seen.add(unit(p));
+    return true;
+  });
+
+  const locations: string[] = [];
+  for (const [id] of catalog.locations) {
+    if (q.locations.length && !expandedLocations.has(id)) continue;
+    const inStock = matched.some(
+      (p) => p.offers.length === 0 || p.offers.some((o) => (!q.locations.length || expandedLocations.has(o.location)) && lineage(catalog.locations, o.location).includes(id)),
+    );
+    if (inStock) locations.push(id);
+  }
+
+  const from = (q.page - 1) * q.limit;
+  return {
+    ids: q.page * q.limit > MAX_DEPTH ? [] : reps.slice(from, from + q.limit).map((p) => p.id),
+    total: reps.length,
+    facets,
+    present,
+    stats: priceStats(Float64Array.from(reps.map((p) => shown.get(p.id)!.price)), reps.length),
+    locations: locations.sort(),
+  };
+}
