@@ -204,27 +204,74 @@ function forEachInUnits(index: ShopIndex, set: Bitset, collapse: boolean, visit:
   }
 }
 
-/** Counts facet values of the dimensions in `dims` over `set`, one per product (group). */
+/**
+ * Counts facet values of the dimensions in `dims` over `set`, one per product (group). The hot loop
+ * of the engine: written out for each case rather than through a callback.
+ */
 function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, out: DimCounts): void {
-  const { postOffsets, postings, valueDim } = index;
-  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
+  const { postOffsets, postings, valueDim, groupRank, groupOrder, groupOf } = index;
   const dimStamp = new Int32Array(index.dims.length).fill(-1);
+  const all = dims.every((d) => d === 1);
   const { counts, present } = out;
-  forEachInUnits(index, set, collapse, (doc, unit) => {
-    for (let p = postOffsets[doc]; p < postOffsets[doc + 1]; p++) {
-      const value = postings[p];
-      const dim = valueDim[value];
-      if (dims[dim] === 0) continue;
-      if (valueStamp[value] !== unit) {
-        valueStamp[value] = unit;
-        counts[value]++;
-      }
-      if (dimStamp[dim] !== unit) {
-        dimStamp[dim] = unit;
-        present[dim]++;
+  if (!collapse) {
+    // A document holds each value once: no stamps needed for values.
+    for (let w = 0; w < set.length; w++) {
+      let bits = set[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const doc = (w << 5) + 31 - Math.clz32(low);
+        bits ^= low;
+        const end = postOffsets[doc + 1];
+        for (let p = postOffsets[doc]; p < end; p++) {
+          const value = postings[p];
+          const dim = valueDim[value];
+          if (!all && dims[dim] === 0) continue;
+          counts[value]++;
+          if (dimStamp[dim] !== doc) {
+            dimStamp[dim] = doc;
+            present[dim]++;
+          }
+        }
       }
     }
-  });
+    return;
+  }
+  // Collapsing: visit documents group by group (through their rank in groupOrder), so a value is
+  // counted once per group with a stamp.
+  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
+  const ranks = emptySet(index.n);
+  for (let w = 0; w < set.length; w++) {
+    let bits = set[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
+      bits ^= low;
+      ranks[rank >>> 5] |= 1 << (rank & 31);
+    }
+  }
+  for (let w = 0; w < ranks.length; w++) {
+    let bits = ranks[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      const doc = groupOrder[(w << 5) + 31 - Math.clz32(low)];
+      bits ^= low;
+      const unit = groupOf[doc];
+      const end = postOffsets[doc + 1];
+      for (let p = postOffsets[doc]; p < end; p++) {
+        const value = postings[p];
+        const dim = valueDim[value];
+        if (!all && dims[dim] === 0) continue;
+        if (valueStamp[value] !== unit) {
+          valueStamp[value] = unit;
+          counts[value]++;
+        }
+        if (dimStamp[dim] !== unit) {
+          dimStamp[dim] = unit;
+          present[dim]++;
+        }
+      }
+    }
+  }
 }
 
 /** Counts over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
