@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { TransactionSql } from 'postgres';
-import { sqlListing } from '@/lib/bench/listing-sql';
+import { sqlCollection, sqlListing } from '@/lib/bench/listing-sql';
+import type { CollectionRules } from '@/lib/collections/schemas';
+import { selectCollection } from '@/lib/collections/select-products';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
@@ -147,6 +149,23 @@ async function main() {
     }
     const worst = Object.entries(engineP95).sort((a, b) => b[1] - a[1])[0];
     print(`worst engine p95: ${worst[0]} ${ms(worst[1])} ms`);
+
+    // A collection: three rule groups, as CONTRACT §6 describes them.
+    const rules: CollectionRules = {
+      groups: [
+        { categories: ['3'], discount: true, limit: 20 },
+        { brands: ['Brand 2', 'Brand 3'], price_max: 5000, limit: 20 },
+        { params: { param_10: ['param_10_v1'] }, limit: 20 },
+      ],
+    };
+    const picked = selectCollection(index, rules, null).length;
+    const engineTimes = await timed(RUNS, () => selectCollection(index, rules, null));
+    const located = await timed(RUNS, () => selectCollection(index, rules, 's1c2'));
+    const sqlTimes = await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules));
+    print(
+      `${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`,
+    );
+    print(`${'collection+location'.padEnd(20)} ${''.padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(located, p))).join(' / ')}`);
 
     // Freshness: a PATCH of one product (availability only: patched) and a PUT of a new one (rebuilt).
     const leaves = big.leaves;

@@ -4,3 +4,4 @@ export * from './imports';
 export * from './catalog';
 export * from './mail';
 export * from './subscriptions';
+export * from './collections';

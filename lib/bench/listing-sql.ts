@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import type { CollectionRules } from '@/lib/collections/schemas';
 import type { ListingQuery } from '@/lib/listing/query';
 
 // The straightforward way to answer a listing: one SQL statement per answer part over the filtered
@@ -76,4 +77,31 @@ export async function sqlListing(sql: Sql, q: ListingQuery) {
            (select json_agg(sizes) from sizes) as sizes`;
   const [row] = await sql.unsafe(statement, params as never[]);
   return row;
+}
+
+/** A collection the plain way: one query per group, excluding what earlier groups matched. */
+export async function sqlCollection(sql: Sql, shopId: string, rules: CollectionRules) {
+  const params: unknown[] = [shopId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions = rules.groups.map((group) => {
+    const parts = ['true'];
+    if (group.categories) parts.push(`exists (select 1 from categories c where c.shop_id = p.shop_id and c.id = any(p.categories) and c.path && ${param(group.categories)}::text[])`);
+    if (group.brands) parts.push(`lower(p.brand) = any(${param(group.brands.map((b) => b.toLowerCase()))}::text[])`);
+    if (group.price_min !== undefined) parts.push(`p.price >= ${param(group.price_min)}`);
+    if (group.price_max !== undefined) parts.push(`p.price <= ${param(group.price_max)}`);
+    if (group.discount !== undefined) parts.push(group.discount ? 'p.discount_percent > 0' : 'p.discount_percent = 0');
+    for (const [name, values] of Object.entries(group.params ?? {})) {
+      parts.push(`exists (select 1 from jsonb_array_elements(p.data->'params') x, jsonb_array_elements_text(x->'value') v where x->>'name' = ${param(name)} and v = any(${param(values)}::text[]))`);
+    }
+    return `(${parts.join(' and ')})`;
+  });
+  const selects = rules.groups.map(
+    (group, i) => `(select ${i} as g, p.id, p.sales_rate from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+        where p.shop_id = $1 and st.available and ${conditions[i]} ${conditions.slice(0, i).map((c) => `and not ${c}`).join(' ')}
+        order by p.sales_rate desc, p.id limit ${group.limit ?? 1000})`,
+  );
+  return sql.unsafe(`${selects.join(' union all ')} order by g, sales_rate desc, id`, params as never[]);
 }

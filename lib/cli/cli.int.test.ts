@@ -251,3 +251,30 @@ describe('cli: usage errors', () => {
     }
   });
 });
+
+describe('collection create', () => {
+  it('stores a collection with its rule groups and prints its id', async () => {
+    const shop = expectSuccess(await cli('shop', 'create', '--name', 'Collector')) as { shop_id: string };
+    const rules = { groups: [{ categories: ['10'], limit: 4 }, { brands: ['Acme'], discount: true }] };
+    const first = expectSuccess(await cli('collection', 'create', '--shop', shop.shop_id, '--name', 'Summer', '--rules', JSON.stringify(rules))) as { id: number };
+    const second = expectSuccess(await cli('collection', 'create', '--shop', shop.shop_id, '--name', 'Winter', '--rules', '{"groups":[{}]}')) as { id: number };
+    expect(Object.keys(first)).toEqual(['id']);
+    expect(Number.isInteger(first.id) && second.id > first.id).toBe(true);
+    const [row] = await database.ctx.sql<{ name: string; rules: unknown }[]>`select name, rules from collections where shop_id = ${shop.shop_id} and id = ${first.id}`;
+    expect(row).toEqual({ name: 'Summer', rules });
+  });
+
+  it('names what is wrong with a collection', async () => {
+    const shop = expectSuccess(await cli('shop', 'create', '--name', 'Collector 2')) as { shop_id: string };
+    const [notJson, noGroups, badLimit, unknownShop] = await Promise.all([
+      cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{groups'),
+      cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{"groups":[]}'),
+      cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{"groups":[{"limit":1.5}]}'),
+      cli('collection', 'create', '--shop', 'no-such-shop', '--name', 'X', '--rules', '{"groups":[{}]}'),
+    ]);
+    expectError(notJson, '--rules must be JSON: {"groups": [{...}]}');
+    expectError(noGroups, 'rules.groups must list at least one rule group');
+    expectError(badLimit, 'rules.groups[0].limit must be a whole number');
+    expectError(unknownShop, 'Shop no-such-shop not found');
+  });
+});

@@ -1,3 +1,4 @@
+import { createCollection } from '@/lib/collections/manage-collections';
 import { AppError } from '@/lib/http/errors';
 import { getImport, presentImport } from '@/lib/imports/import-records';
 import type { AppContext } from '@/lib/runtime/context';
@@ -27,6 +28,15 @@ export const commands: Record<string, Command> = {
       shops: args.options.get('shop') ?? [],
       technicalNotices: args.flags.has('technical-notices'),
     }),
+  'collection create': (ctx, args) => {
+    let rules: unknown;
+    try {
+      rules = JSON.parse(required(args, 'rules'));
+    } catch {
+      throw new AppError('VALIDATION', '--rules must be JSON: {"groups": [{...}]}');
+    }
+    return createCollection(ctx, required(args, 'shop'), { name: required(args, 'name'), rules });
+  },
   'flags list': (ctx, args) => listEmailFlags(ctx, required(args, 'shop'), optional(args, 'email')),
   'import status': async (ctx, args) => {
     const id = Number(required(args, 'id'));

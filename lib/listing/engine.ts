@@ -27,9 +27,9 @@ export type EngineResult = {
   debug: { id: string; sort_by: SortKey; sort_key: number | null; matched: Record<string, unknown> }[] | null;
 };
 
-type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null };
+export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null };
 
-function union(index: ShopIndex, values: (number | undefined)[]): Bitset {
+export function union(index: ShopIndex, values: (number | undefined)[]): Bitset {
   const set = emptySet(index.n);
   for (const value of values) {
     if (value === undefined) continue;
@@ -38,14 +38,14 @@ function union(index: ShopIndex, values: (number | undefined)[]): Bitset {
   return set;
 }
 
-function docsSet(n: number, lists: (Int32Array | undefined)[]): Bitset {
+export function docsSet(n: number, lists: (Int32Array | undefined)[]): Bitset {
   const set = emptySet(n);
   for (const docs of lists) if (docs) for (let i = 0; i < docs.length; i++) add(set, docs[i]);
   return set;
 }
 
 /** Location numbers the query asks for, each with every location below it. */
-function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
+export function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
   const mask = new Uint8Array(index.locations.length);
   for (const id of ids) {
     const number = index.locationByKey.get(id);
@@ -78,7 +78,7 @@ function scratchOf(index: ShopIndex): Scratch {
  * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
  * Returns the documents whose prices it overwrote, for `restoreLocationPrices`.
  */
-function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective; touched: Int32Array } {
+export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective; touched: Int32Array } {
   const set = index.withoutOffers.slice();
   const scratch = scratchOf(index);
   const { best } = scratch;
@@ -109,7 +109,7 @@ function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effe
   return { set, effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation }, touched: Int32Array.from(touched) };
 }
 
-function restoreLocationPrices(index: ShopIndex, touched: Int32Array): void {
+export function restoreLocationPrices(index: ShopIndex, touched: Int32Array): void {
   const scratch = scratchOf(index);
   for (const doc of touched) {
     scratch.price[doc] = index.price[doc];
@@ -142,7 +142,7 @@ function upperBound(values: Float64Array, target: number): number {
   return lo;
 }
 
-function priceFilter(index: ShopIndex, effective: Effective, min: number | null, max: number | null): Bitset {
+export function priceFilter(index: ShopIndex, effective: Effective, min: number | null, max: number | null): Bitset {
   const set = emptySet(index.n);
   if (effective.price === index.price) {
     // Documents are numbered by base price: the filter is one range.
@@ -159,7 +159,7 @@ function priceFilter(index: ShopIndex, effective: Effective, min: number | null,
   return set;
 }
 
-function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
+export function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
   const set = emptySet(index.n);
   for (let doc = 0; doc < index.n; doc++) {
     if (effective.discount[doc] > 0 === wanted) set[doc >>> 5] |= 1 << (doc & 31);
@@ -306,7 +306,7 @@ function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search
 }
 
 /** Order by the key in the given direction, products without it last, ties by id ascending. */
-function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 'desc') {
+export function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 'desc') {
   const sign = dir === 'asc' ? 1 : -1;
   const ids = index.ids;
   return (a: number, b: number) => {

@@ -16,7 +16,7 @@ type Entry = {
   index: ShopIndex | null;
   building: Promise<ShopIndex> | null;
   wanted: number; // the newest catalog version heard of
-  lastUsed: number;
+  lastUsed: number; // the store's clock at the last query
 };
 
 type Store = {
@@ -24,6 +24,7 @@ type Store = {
   listening: Promise<void> | null;
   sql: Sql | null;
   budgetBytes: number;
+  clock: number;
 };
 
 const KEY = Symbol.for('vitrine.listing-indexes');
@@ -31,7 +32,7 @@ type Holder = { [KEY]?: Store };
 
 function store(): Store {
   const holder = globalThis as Holder;
-  holder[KEY] ??= { entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024 };
+  holder[KEY] ??= { entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024, clock: 0 };
   return holder[KEY];
 }
 
@@ -154,28 +155,27 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   await s.listening;
   let entry = s.entries.get(shopId);
   if (!entry) {
-    entry = { index: null, building: null, wanted: 0, lastUsed: Date.now() };
+    entry = { index: null, building: null, wanted: 0, lastUsed: 0 };
     s.entries.set(shopId, entry);
   }
-  entry.lastUsed = Date.now();
+  entry.lastUsed = ++s.clock;
   if (entry.index) return entry.index;
   if (!entry.building) {
+    const current = entry;
     const building = buildIndex(sql, shopId).then((index) => {
       warm(index);
+      current.index = index;
+      if (index.version > current.wanted) current.wanted = index.version;
+      current.building = null;
+      enforceBudget();
+      if (index.version < current.wanted) startRefresh(shopId, current);
       return index;
     });
     entry.building = building;
-    building
-      .then((index) => {
-        entry.index = index;
-        if (index.version > entry.wanted) entry.wanted = index.version;
-      })
-      .catch(() => s.entries.delete(shopId))
-      .finally(() => {
-        entry.building = null;
-        enforceBudget();
-        if (entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
-      });
+    building.catch(() => {
+      current.building = null;
+      s.entries.delete(shopId);
+    });
   }
   return entry.building;
 }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
+import { startServer } from '@/lib/testing/server';
 import { eventually } from '@/lib/testing/receivers';
 
 const fixture = serverWithDatabase();
@@ -259,10 +260,66 @@ describe('GET /products', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it('orders filters by filters_search_by and counts engine queries', async () => {
+    const byName = await listing({ filters_search_by: 'name', collapse: 'false' });
+    expect(Object.keys(byName.body.filters)).toEqual(['Color', 'Size', 'Waterproof']);
+    const byQuantity = await listing({ filters_search_by: 'quantity', collapse: 'false' });
+    expect(Object.keys(byQuantity.body.filters)).toEqual(['Color', 'Size', 'Waterproof']);
+    const narrowed = await listing({ filters_search_by: 'quantity', collapse: 'false', categories: 'c2' });
+    // Color: p1, p2, p5; Size: p1, p2; Waterproof: p1.
+    expect(Object.entries(narrowed.body.filters).map(([name, f]) => [name, (f as { count: number }).count])).toEqual([
+      ['Color', 3],
+      ['Size', 2],
+      ['Waterproof', 1],
+    ]);
+    expect((await listing({ brands: 'acme', filters: JSON.stringify({ Color: ['red'] }) })).body.requests_count).toBe(3);
+  });
+
+  it('explains each product with debug=true', async () => {
+    const { body } = await listing({ debug: 'true', sort_by: 'price', sort_dir: 'asc', categories: 'c1', collapse: 'false' });
+    expect(body.debug.products).toEqual([
+      { id: 'p5', sort_by: 'price', sort_key: 80, matched: { filters: ['available', 'categories'], categories: ['c1'] } },
+      { id: 'p1', sort_by: 'price', sort_key: 100, matched: { filters: ['available', 'categories'], categories: ['c1'] } },
+      { id: 'p2', sort_by: 'price', sort_key: 150, matched: { filters: ['available', 'categories'], categories: ['c1'] } },
+    ]);
+  });
+
+  it('shows full products without `extended` for shops that set it so', async () => {
+    const sdkShop = await createTestShop(fixture.database.ctx);
+    await fixture.database.ctx.sql`update shops set listing_extended_default = true where id = ${sdkShop.shop_id}`;
+    const { response, importId } = await sendImport(fixture.server.url, 'PUT', 'products', sdkShop, { items: [item({ id: 'x1', name: 'Mug', categories: [], price: 9.5 })] });
+    expect(response.status).toBe(204);
+    await waitForImport(fixture.server.url, sdkShop, importId!);
+    const read = async (extra: string) => (await (await fetch(`${fixture.server.url}/products?shop_id=${sdkShop.shop_id}&did=d&sid=s${extra}`)).json()).products;
+    await eventually(() => read(''), (products) => products.length === 1);
+    expect((await read(''))[0]).toMatchObject({ id: 'x1', name: 'Mug', price: 9, price_full: 9.5, price_full_formatted: '$9.50' });
+    expect(await read('&extended=false')).toEqual(['x1']);
+  });
+
+  it('keeps a web node without workers fresh through NOTIFY', async () => {
+    const web = await startServer({ DATABASE_URL: fixture.database.url, WORKERS: 'off' });
+    try {
+      const read = async () => (await (await fetch(`${web.url}/products?shop_id=${shop.shop_id}&did=d&sid=s&collapse=false&available=false`)).json()).products as string[];
+      const before = await read();
+      expect(before).not.toContain('p7');
+      await importAll('PUT', 'products', { items: [item({ id: 'p7', name: 'Scarf', categories: ['c1'], price: 15 })] });
+      await eventually(read, (list) => list.includes('p7'), 10_000);
+    } finally {
+      await web.stop();
+    }
+  });
+
   it('shows an import within seconds: availability patched, new products rebuilt', async () => {
     await importAll('PATCH', 'products', { items: ['p3'] });
     await eventually(() => ids({ collapse: 'false' }), (list) => list.join() === 'p3', 10_000);
     await importAll('PUT', 'products', { items: [item({ id: 'p6', name: 'New hat', categories: ['c1'], price: 5 })] });
     await eventually(() => ids({ collapse: 'false' }), (list) => list.join() === 'p3,p6', 10_000);
+    // A category import alone (no product changed) rebuilds too: the new name shows.
+    await importAll('PUT', 'categories', { categories: [{ id: 'c4', name: 'Cookbooks', parent: null, url: 'https://shop.example/c/books' }] });
+    await eventually(
+      async () => (await listing({})).body.categories as { id: string; name: string }[],
+      (list) => list.some((c) => c.id === 'c4' && c.name === 'Cookbooks'),
+      10_000,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templ
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type CategoryNode, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
-import { indexFor, searchIndexFor } from './index-store';
+import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
 
@@ -117,6 +117,7 @@ export type ListingRequest = { params: Map<string, string>; headers?: Headers; o
 export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Record<string, unknown>> {
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
+  setIndexBudget(ctx.settings.listing.memoryBytes);
   const index = await indexFor(ctx.sql, shop.id);
   const search = query.searchQuery ? searchDocuments(index, await searchIndexFor(index), query.searchQuery, query.searchScope) : null;
   const result = runListing(index, query, search);

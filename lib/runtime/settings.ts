@@ -48,6 +48,10 @@ export function readSettings() {
       cacheBytes: int('IMAGE_CACHE_BYTES', 1024 * 1024 * 1024),
       timeoutMs: int('IMAGE_FETCH_TIMEOUT_MS', 10_000),
     },
+    listing: {
+      // Listing indexes of every shop in this process together; the least recently used are dropped above it.
+      memoryBytes: int('LISTING_MEMORY_MB', 2048) * 1024 * 1024,
+    },
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),

@@ -19,3 +19,11 @@ export const ShopCredentials = z.object({
   shop_id: z.string({ error: 'shop_id is required' }).min(1, 'shop_id is required'),
   shop_secret: z.string({ error: 'shop_secret is required' }).min(1, 'shop_secret is required'),
 });
+
+// The admin app's listing settings of a shop (CONTRACT §4): templates null mean the built-in ones.
+export const ListingSettingsInput = z.object({
+  listing_extended_default: z.boolean({ error: 'listing_extended_default must be true or false' }),
+  listing_template: z.string({ error: 'listing_template must be a string or null' }).max(100_000, 'listing_template is too long (at most 100,000 characters)').nullable(),
+  collection_template: z.string({ error: 'collection_template must be a string or null' }).max(100_000, 'collection_template is too long (at most 100,000 characters)').nullable(),
+});
+export type ListingSettingsInput = z.input<typeof ListingSettingsInput>;

@@ -2,6 +2,8 @@ import Link from 'next/link';
 
 const tabs = [
   { key: 'imports', label: 'Imports' },
+  { key: 'listing', label: 'Listing' },
+  { key: 'collections', label: 'Collections' },
   { key: 'flags', label: 'Email flags' },
 ] as const;
 

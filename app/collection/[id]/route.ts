@@ -1,0 +1,16 @@
+import { readCollection } from '@/lib/collections/read-collection';
+import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
+import { respond } from '@/lib/http/respond';
+import { appContext } from '@/lib/runtime/context';
+
+export const dynamic = 'force-dynamic';
+
+// GET /collection/:id – a curated product collection (spec 4.6)
+export function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+  return respond(async () => {
+    const ctx = appContext();
+    const query = await storefrontParams(ctx, req);
+    const { id } = await params;
+    return Response.json(await readCollection(ctx, { id, params: query, headers: req.headers, origin: requestOrigin(req) }));
+  });
+}

@@ -1,0 +1,81 @@
+import { AppError } from '@/lib/http/errors';
+import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
+import type { AppContext } from '@/lib/runtime/context';
+import { storefrontShop } from '@/lib/shops/storefront-shop';
+import { productCard, type CardContext, type StoredProduct } from '@/lib/storefront/product-card';
+import { priceFormat } from '@/lib/storefront/prices';
+import { DEFAULT_COLLECTION_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
+import { handleOf, withTracking } from '@/lib/storefront/tracking';
+import { getCollection } from './manage-collections';
+import { selectCollection } from './select-products';
+
+// GET /collection/:id (spec 4.6, 2.9; CONTRACT §6).
+
+export type CollectionRequest = { id: string; params: Map<string, string>; headers?: Headers; origin: string };
+
+export async function readCollection(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
+  const shopId = request.params.get('shop_id')?.trim();
+  if (!shopId) throw new AppError('VALIDATION', 'shop_id is required');
+  if (!/^\d{1,10}$/.test(request.id) || Number(request.id) > 2147483647) throw new AppError('VALIDATION', `Collection id must be a positive integer, got "${request.id}"`);
+  const id = Number(request.id);
+  const shop = await storefrontShop(ctx.sql, shopId);
+  const collection = await getCollection(ctx, shop.id, id);
+  setIndexBudget(ctx.settings.listing.memoryBytes);
+  const index = await indexFor(ctx.sql, shop.id);
+  const location = request.params.get('location')?.trim() || null;
+  const picks = selectCollection(index, collection.rules, location);
+
+  const ids = picks.map((pick) => index.ids[pick.doc]);
+  const rows = ids.length ? await ctx.sql<StoredProduct[]>`select id, data, sales_rate from products where shop_id = ${shop.id} and id = any(${ids})` : [];
+  const stored = new Map(rows.map((row) => [row.id, row]));
+  const tracking = { recommended_by: 'collection', recommended_code: String(id) };
+  const card: CardContext = {
+    format: priceFormat(shop),
+    sealKey: ctx.sealKey,
+    origin: ctx.settings.publicUrl ?? request.origin,
+    tracking,
+    categories: index.categories,
+    categoryLink: (node) => {
+      const url = node.url ? withTracking(node.url, tracking) : '';
+      return { url, url_handle: url ? handleOf(url) : '' };
+    },
+    maxSalesRate: index.maxSalesRate,
+  };
+  const products = picks.flatMap((pick, i) => {
+    const product = stored.get(ids[i]);
+    if (!product) return []; // removed since this index version
+    const full = productCard(card, product, { price: pick.price, oldprice: Number.isNaN(pick.oldprice) ? null : pick.oldprice, discount: pick.discount, stockQuantity: null });
+    return [
+      {
+        name: full.name,
+        url: full.url,
+        description: full.description,
+        category_ids: full.category_ids,
+        categories: full.category_ids,
+        brand: full.brand,
+        sales_rate: full.sales_rate,
+        relative_sales_rate: full.relative_sales_rate,
+        picture: full.picture,
+        price_formatted: full.price_formatted,
+        price_full_formatted: full.price_full_formatted,
+        price: full.price,
+        price_full: full.price_full,
+        oldprice: full.oldprice,
+        oldprice_full: full.oldprice_full,
+        discount_percent: full.discount_percent,
+        image_url: full.image_url,
+        image_url_handle: full.image_url_handle,
+        image_url_resized: full.image_url_resized,
+        url_handle: full.url_handle,
+        currency: full.currency,
+        _id: full._id,
+        id: full.id,
+        group_id: String(pick.group),
+      },
+    ];
+  });
+  const v2 = request.params.get('format')?.trim().toLowerCase() === 'v2' || request.headers?.get('accept-version')?.trim() === '2';
+  if (!v2) return { products };
+  const html = renderTemplate(shop.collectionTemplate ?? DEFAULT_COLLECTION_TEMPLATE, { collection: { id, name: collection.name }, products, shop: { name: shop.name } });
+  return { status: 'success', payload: { product_collection: { id, name: collection.name, html, products } } };
+}
