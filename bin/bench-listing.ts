@@ -36,6 +36,9 @@ const HTTP_N = Math.min(N, arg('http-products', 100_000));
 const RUNS = arg('runs', 60);
 const SQL_RUNS = arg('sql-runs', N > 200_000 ? 5 : 15);
 const HTTP_SECONDS = arg('http-seconds', 10);
+// --only listing,collection,freshness,http (default: all parts)
+const onlyIndex = process.argv.indexOf('--only');
+const PARTS = new Set(onlyIndex > 0 ? process.argv[onlyIndex + 1].split(',') : ['listing', 'collection', 'freshness', 'http']);
 
 const SHAPES: [string, string][] = [
   ['unfiltered', ''],
@@ -136,7 +139,7 @@ async function main() {
 
     print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  engine p50 / p95 / p99 ms     SQL p50 / p95 / p99 ms          SQL÷engine (p50)`);
     const engineP95: Record<string, number> = {};
-    for (const [name, shape] of SHAPES) {
+    for (const [name, shape] of PARTS.has('listing') ? SHAPES : []) {
       const q = query(shopId, shape);
       const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
       const total = run().total; // also warms sorted orders
@@ -148,7 +151,7 @@ async function main() {
       );
     }
     const worst = Object.entries(engineP95).sort((a, b) => b[1] - a[1])[0];
-    print(`worst engine p95: ${worst[0]} ${ms(worst[1])} ms`);
+    if (worst) print(`worst engine p95: ${worst[0]} ${ms(worst[1])} ms`);
 
     // A collection: three rule groups, as CONTRACT §6 describes them.
     const rules: CollectionRules = {
@@ -158,50 +161,56 @@ async function main() {
         { params: { param_10: ['param_10_v1'] }, limit: 20 },
       ],
     };
-    const picked = selectCollection(index, rules, null).length;
-    const engineTimes = await timed(RUNS, () => selectCollection(index, rules, null));
-    const located = await timed(RUNS, () => selectCollection(index, rules, 's1c2'));
-    const sqlTimes = await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules));
-    print(
-      `${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`,
-    );
-    print(`${'collection+location'.padEnd(20)} ${''.padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(located, p))).join(' / ')}`);
+    if (PARTS.has('collection')) {
+      const picked = selectCollection(index, rules, null).length;
+      const engineTimes = await timed(RUNS, () => selectCollection(index, rules, null));
+      const located = await timed(RUNS, () => selectCollection(index, rules, 's1c2'));
+      const sqlTimes = await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules));
+      print(
+        `${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`,
+      );
+      print(`${'collection+location'.padEnd(20)} ${''.padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(located, p))).join(' / ')}`);
+    }
 
     // Freshness: a PATCH of one product (availability only: patched) and a PUT of a new one (rebuilt).
-    const leaves = big.leaves;
-    const newItem = (id: string) => ({ ...syntheticItem(N + 1, leaves, big.locations), id, available: true });
-    const docOf = (i: ShopIndex, id: string) => i.docById.get(id);
-    const availabilityMs = await freshness(
-      runtime,
-      shopId,
-      (tx) => applyAvailability(tx, shopId, 'delete', ['p1']),
-      (i) => docOf(i, 'p1') !== undefined && (i.available[docOf(i, 'p1')! >>> 5] & (1 << (docOf(i, 'p1')! & 31))) === 0,
-    );
-    const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem('fresh-1')]), (i) => i.docById.has('fresh-1'));
-    print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
-    if (N > 10_000) {
-      const small = await loadCatalog(runtime, 'Small', 10_000);
-      const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem('fresh-2')]), (i) => i.docById.has('fresh-2'));
-      print(`freshness at 10000: new product ${ms(smallMs)} ms`);
+    if (PARTS.has('freshness')) {
+      const leaves = big.leaves;
+      const newItem = (id: string) => ({ ...syntheticItem(N + 1, leaves, big.locations), id, available: true });
+      const docOf = (i: ShopIndex, id: string) => i.docById.get(id);
+      const availabilityMs = await freshness(
+        runtime,
+        shopId,
+        (tx) => applyAvailability(tx, shopId, 'delete', ['p1']),
+        (i) => docOf(i, 'p1') !== undefined && (i.available[docOf(i, 'p1')! >>> 5] & (1 << (docOf(i, 'p1')! & 31))) === 0,
+      );
+      const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem('fresh-1')]), (i) => i.docById.has('fresh-1'));
+      print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
+      if (N > 10_000) {
+        const small = await loadCatalog(runtime, 'Small', 10_000);
+        const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem('fresh-2')]), (i) => i.docById.has('fresh-2'));
+        print(`freshness at 10000: new product ${ms(smallMs)} ms`);
+      }
     }
 
     // HTTP throughput of the real server on a shop of HTTP_N products.
-    const httpShop = HTTP_N === N ? big.shop : (await loadCatalog(runtime, 'Http', HTTP_N)).shop;
-    const port = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
-    const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    const server = await startServer({ DATABASE_URL: `postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, LIMITS: 'off', WORKERS: 'off' });
-    try {
-      const listingPath = (shape: string) => `/products?shop_id=${httpShop.shop_id}&did=bench&sid=bench&extended=true&${encodeURI(shape)}`;
-      const warm = await fetch(`${server.url}${listingPath('')}`);
-      if (warm.status !== 200) throw new Error(`listing over HTTP: ${warm.status} ${await warm.text()}`);
-      const paths = ['', 'categories=3', 'categories=3.2.1', 'brands=Brand 1', 'sort_by=price&sort_dir=asc', 'locations=s1c2'].map(listingPath);
-      for (const p of paths) await fetch(`${server.url}${p}`);
-      const outcome = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, requests: paths.map((p) => ({ method: 'GET', path: p })) });
-      print(
-        `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, six shapes in turn, extended): ${Math.round(outcome.requests.average)} requests/s, latency p50 ${outcome.latency.p50} ms / p99 ${outcome.latency.p99} ms, ${outcome.non2xx} non-2xx, ${outcome.errors} errors`,
-      );
-    } finally {
-      await server.stop();
+    if (PARTS.has('http')) {
+      const httpShop = HTTP_N === N ? big.shop : (await loadCatalog(runtime, 'Http', HTTP_N)).shop;
+      const port = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
+      const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+      const server = await startServer({ DATABASE_URL: `postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, LIMITS: 'off', WORKERS: 'off' });
+      try {
+        const listingPath = (shape: string) => `/products?shop_id=${httpShop.shop_id}&did=bench&sid=bench&extended=true&${encodeURI(shape)}`;
+        const warm = await fetch(`${server.url}${listingPath('')}`);
+        if (warm.status !== 200) throw new Error(`listing over HTTP: ${warm.status} ${await warm.text()}`);
+        const paths = ['', 'categories=3', 'categories=3.2.1', 'brands=Brand 1', 'sort_by=price&sort_dir=asc', 'locations=s1c2'].map(listingPath);
+        for (const p of paths) await fetch(`${server.url}${p}`);
+        const outcome = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+        print(
+          `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, six shapes in turn, extended): ${Math.round(outcome.requests.average)} requests/s, latency p50 ${outcome.latency.p50} ms / p99 ${outcome.latency.p99} ms, ${outcome.non2xx} non-2xx, ${outcome.errors} errors`,
+        );
+      } finally {
+        await server.stop();
+      }
     }
   } finally {
     await runtime.shutdown();

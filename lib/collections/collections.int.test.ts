@@ -124,10 +124,19 @@ describe('GET /collection/:id', () => {
     expect(body.payload.product_collection.products.map((p: { id: string }) => p.id)).toEqual(['d']);
     expect(body.payload.product_collection.html).toContain('Reading &lt;list&gt;');
     expect(body.payload.product_collection.html).toContain('Novel');
+    // Spec 2.9: price rounded to whole units; price_full exact.
+    expect(body.payload.product_collection.products[0]).toMatchObject({ price: 13, price_formatted: '€13', price_full: 12.5, price_full_formatted: '€12.50' });
   });
 
   it('answers unknown, malformed ids and unknown shops with the error body', async () => {
     expect(await collection(999_999)).toEqual({ status: 404, body: { status: 'error', payload: { message: 'Collection not found' } } });
+    for (const id of ['0', '-1', '1.5', '99999999999']) {
+      const refused = await collection(id);
+      expect(refused.status, id).toBe(400);
+    }
+    const noId = await fetch(`${fixture.server.url}/collection?shop_id=${shop.shop_id}`);
+    expect(noId.status).toBe(400);
+    expect((await noId.json()).payload.message).toContain('Collection id is required');
     const bad = await collection('abc');
     expect(bad.status).toBe(400);
     expect(bad.body.payload.message).toContain('Collection id must be a positive integer');
@@ -147,5 +156,6 @@ describe('GET /collection/:id', () => {
     await expect(create({ groups: [] })).rejects.toThrow('groups must list at least one rule group');
     await expect(create({ groups: [{ limit: 0 }] })).rejects.toThrow('limit must be at least 1');
     await expect(create({ groups: [{ colour: ['red'] }] })).rejects.toThrow(/colour/);
+    await expect(create({ groups: [{ brands: [] }] })).rejects.toThrow('brands must list at least one brand');
   });
 });

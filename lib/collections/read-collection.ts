@@ -16,7 +16,7 @@ export type CollectionRequest = { id: string; params: Map<string, string>; heade
 export async function readCollection(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
   const shopId = request.params.get('shop_id')?.trim();
   if (!shopId) throw new AppError('VALIDATION', 'shop_id is required');
-  if (!/^\d{1,10}$/.test(request.id) || Number(request.id) > 2147483647) throw new AppError('VALIDATION', `Collection id must be a positive integer, got "${request.id}"`);
+  if (!/^[1-9]\d{0,9}$/.test(request.id) || Number(request.id) > 2147483647) throw new AppError('VALIDATION', `Collection id must be a positive integer, got "${request.id}"`);
   const id = Number(request.id);
   const shop = await storefrontShop(ctx.sql, shopId);
   const collection = await getCollection(ctx, shop.id, id);
@@ -56,9 +56,10 @@ export async function readCollection(ctx: AppContext, request: CollectionRequest
         sales_rate: full.sales_rate,
         relative_sales_rate: full.relative_sales_rate,
         picture: full.picture,
-        price_formatted: full.price_formatted,
+        // Spec 2.9: rounded to whole units (the listing shows the integer part, CONTRACT §4).
+        price_formatted: card.format.whole(Math.round(full.price_full)),
         price_full_formatted: full.price_full_formatted,
-        price: full.price,
+        price: Math.round(full.price_full),
         price_full: full.price_full,
         oldprice: full.oldprice,
         oldprice_full: full.oldprice_full,

@@ -4,12 +4,18 @@ import { z } from 'zod';
 // fields of one group apply), is in stock, and is in stock in the asked location.
 
 const ids = (field: string) =>
-  z.array(z.union([z.string(), z.number()]).transform(String), { error: `${field} must be an array of ids` }).max(10_000, `${field} may list at most 10,000 ids`);
+  z
+    .array(z.union([z.string(), z.number()]).transform(String), { error: `${field} must be an array of ids` })
+    .min(1, `${field} must list at least one id (leave it out to match any)`)
+    .max(10_000, `${field} may list at most 10,000 ids`);
 
 export const RuleGroup = z
   .object({
     categories: ids('rules.groups[].categories').optional(),
-    brands: z.array(z.string({ error: 'rules.groups[].brands must be an array of strings' }), { error: 'rules.groups[].brands must be an array of strings' }).optional(),
+    brands: z
+      .array(z.string({ error: 'rules.groups[].brands must be an array of strings' }), { error: 'rules.groups[].brands must be an array of strings' })
+      .min(1, 'rules.groups[].brands must list at least one brand (leave it out to match any)')
+      .optional(),
     price_min: z.number({ error: 'rules.groups[].price_min must be a number' }).finite().nonnegative('rules.groups[].price_min must not be negative').optional(),
     price_max: z.number({ error: 'rules.groups[].price_max must be a number' }).finite().nonnegative('rules.groups[].price_max must not be negative').optional(),
     params: z

@@ -1,4 +1,4 @@
-import { add, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
+import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
 import { compareIds, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase, type ShopIndex } from './build-index';
 import { priceStats, type PriceStats } from './price-stats';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
@@ -148,7 +148,7 @@ export function priceFilter(index: ShopIndex, effective: Effective, min: number 
     // Documents are numbered by base price: the filter is one range.
     const from = min === null ? 0 : lowerBound(index.price, min);
     const to = max === null ? index.n : upperBound(index.price, max);
-    for (let doc = from; doc < to; doc++) set[doc >>> 5] |= 1 << (doc & 31);
+    addRange(set, from, to);
     return set;
   }
   const prices = effective.price;
@@ -160,9 +160,23 @@ export function priceFilter(index: ShopIndex, effective: Effective, min: number 
 }
 
 export function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
+  if (effective.discount === index.discount) {
+    // Base discounts do not change with the query: one set per index and answer.
+    const key = `discount:${wanted}`;
+    let cached = index.cache.get(key) as Bitset | undefined;
+    if (!cached) {
+      cached = discountSet(index, index.discount, wanted);
+      index.cache.set(key, cached);
+    }
+    return cached.slice();
+  }
+  return discountSet(index, effective.discount, wanted);
+}
+
+function discountSet(index: ShopIndex, discounts: Float64Array, wanted: boolean): Bitset {
   const set = emptySet(index.n);
   for (let doc = 0; doc < index.n; doc++) {
-    if (effective.discount[doc] > 0 === wanted) set[doc >>> 5] |= 1 << (doc & 31);
+    if (discounts[doc] > 0 === wanted) set[doc >>> 5] |= 1 << (doc & 31);
   }
   return set;
 }
@@ -205,13 +219,14 @@ function forEachInUnits(index: ShopIndex, set: Bitset, collapse: boolean, visit:
 }
 
 /**
- * Counts facet values of the dimensions in `dims` over `set`, one per product (group). The hot loop
- * of the engine: written out for each case rather than through a callback.
+ * Over `set`, one per product (group): counts the values of the dimensions in `dims`, and the
+ * products having any value of the dimensions in `presentDims`. The hot loop of the engine: written
+ * out for each case rather than through a callback.
  */
-function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, out: DimCounts): void {
+function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, presentDims: Uint8Array, out: DimCounts): void {
   const { postOffsets, postings, valueDim, groupRank, groupOrder, groupOf } = index;
   const dimStamp = new Int32Array(index.dims.length).fill(-1);
-  const all = dims.every((d) => d === 1);
+  const all = dims.every((d) => d === 1) && presentDims.every((d) => d === 1);
   const { counts, present } = out;
   if (!collapse) {
     // A document holds each value once: no stamps needed for values.
@@ -225,9 +240,16 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
         for (let p = postOffsets[doc]; p < end; p++) {
           const value = postings[p];
           const dim = valueDim[value];
-          if (!all && dims[dim] === 0) continue;
-          counts[value]++;
-          if (dimStamp[dim] !== doc) {
+          if (all) {
+            counts[value]++;
+            if (dimStamp[dim] !== doc) {
+              dimStamp[dim] = doc;
+              present[dim]++;
+            }
+            continue;
+          }
+          if (dims[dim] === 1) counts[value]++;
+          if (presentDims[dim] === 1 && dimStamp[dim] !== doc) {
             dimStamp[dim] = doc;
             present[dim]++;
           }
@@ -260,12 +282,11 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
       for (let p = postOffsets[doc]; p < end; p++) {
         const value = postings[p];
         const dim = valueDim[value];
-        if (!all && dims[dim] === 0) continue;
-        if (valueStamp[value] !== unit) {
+        if ((all || dims[dim] === 1) && valueStamp[value] !== unit) {
           valueStamp[value] = unit;
           counts[value]++;
         }
-        if (dimStamp[dim] !== unit) {
+        if ((all || presentDims[dim] === 1) && dimStamp[dim] !== unit) {
           dimStamp[dim] = unit;
           present[dim]++;
         }
@@ -280,7 +301,8 @@ function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available
   let counts = index.cache.get(key) as DimCounts | undefined;
   if (!counts) {
     counts = { counts: new Int32Array(index.valueKey.length), present: new Int32Array(index.dims.length) };
-    countPass(index, base, collapse, new Uint8Array(index.dims.length).fill(1), counts);
+    const every = new Uint8Array(index.dims.length).fill(1);
+    countPass(index, base, collapse, every, every, counts);
     index.cache.set(key, counts);
   }
   return counts;
@@ -419,27 +441,33 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   const matched = base.slice();
   for (const set of selections.values()) intersectInto(matched, set);
 
-  // Facet counts: the dimensions without a selection over the result, each selected one apart.
+  // Facet counts: the dimensions without a selection over the result, each selected one apart
+  // (disjunctive); "products with this param" always over the result.
   const counts = new Int32Array(index.valueKey.length);
   const present = new Int32Array(dimCount);
   const out = { counts, present };
-  const unselected = new Uint8Array(dimCount).fill(1);
+  const every = new Uint8Array(dimCount).fill(1);
+  const none = new Uint8Array(dimCount);
+  const unselected = every.slice();
   for (const dim of selections.keys()) unselected[dim] = 0;
   let requests = 1;
-  const copyDims = (from: DimCounts, dims: Uint8Array) => {
-    for (let v = 0; v < counts.length; v++) if (dims[index.valueDim[v]]) counts[v] = from.counts[v];
-    for (let d = 0; d < dimCount; d++) if (dims[d]) present[d] = from.present[d];
-  };
-  if (!narrowed && selections.size === 0) copyDims(baseCounts(index, base, query.collapse, query.available), unselected);
-  else countPass(index, matched, query.collapse, unselected, out);
+  if (!narrowed && selections.size === 0) {
+    const cached = baseCounts(index, base, query.collapse, query.available);
+    counts.set(cached.counts);
+    present.set(cached.present);
+  } else countPass(index, matched, query.collapse, unselected, every, out);
   for (const dim of selections.keys()) {
     const only = new Uint8Array(dimCount);
     only[dim] = 1;
-    const others = selections.size === 1 ? base : base.slice();
-    if (selections.size > 1) for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
     requests++;
-    if (!narrowed && selections.size === 1) copyDims(baseCounts(index, base, query.collapse, query.available), only);
-    else countPass(index, others, query.collapse, only, out);
+    if (!narrowed && selections.size === 1) {
+      const cached = baseCounts(index, base, query.collapse, query.available);
+      for (let v = 0; v < counts.length; v++) if (index.valueDim[v] === dim) counts[v] = cached.counts[v];
+      continue;
+    }
+    const others = base.slice();
+    for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
+    countPass(index, others, query.collapse, only, none, out);
   }
 
   // The ordered result: one product per group (its best-ranked variant) when collapsing.

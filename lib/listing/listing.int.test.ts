@@ -235,6 +235,9 @@ describe('GET /products', () => {
       [{ filters: '{"Color":"red"}' }, 'filters'],
       [{ page: '0' }, 'page'],
       [{ collapse: 'maybe' }, 'collapse'],
+      [{ search_scope: 'constructor' }, 'search_scope'],
+      [{ price_min: '0x10' }, 'price_min'],
+      [{ price_max: '1e3' }, 'price_max'],
     ];
     for (const [params, name] of cases) {
       const { status, body } = await listing(params);
@@ -245,6 +248,21 @@ describe('GET /products', () => {
     const unknown = await fetch(`${fixture.server.url}/products?shop_id=nope&did=d&sid=s`);
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toEqual({ status: 'error', payload: { message: 'Shop not found' } });
+    const nul = await fetch(`${fixture.server.url}/products?shop_id=a%00b&did=d&sid=s`);
+    expect(nul.status).toBe(400);
+    expect((await nul.json()).payload.message).toBe('Shop not found');
+    const post = (body: string) => fetch(`${fixture.server.url}/products`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    // 50,000 levels of nesting: more than JSON.stringify can take back.
+    const deep = `${'['.repeat(50_000)}1${']'.repeat(50_000)}`;
+    const ids = `"shop_id":${JSON.stringify(shop.shop_id)},"did":"d","sid":"s"`;
+    const ignored = await post(`{${ids},"stream":${deep}}`);
+    expect(ignored.status).toBe(200);
+    const nested = await post(`{${ids},"brands":[["acme"]]}`);
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).payload.message).toBe('brands must be a string or a list of strings');
+    const deepFilters = await post(`{${ids},"filters":{"Color":${deep}}}`);
+    expect(deepFilters.status).toBe(400);
+    expect((await deepFilters.json()).payload.message).toContain('filters');
     const anonymous = await fetch(`${fixture.server.url}/products?shop_id=${shop.shop_id}`);
     expect(anonymous.status).toBe(400);
     expect((await anonymous.json()).payload.message).toContain('did');

@@ -49,7 +49,7 @@ function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
 function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']) {
   const entries = [];
   for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
-    if (result.present[dim] === 0 || facets[dim].length === 0) continue;
+    if (facets[dim].length === 0) continue;
     const dimension = index.dims[dim];
     const filter: { count: number; priority: number; values: Record<string, number>; ranges?: { min: number; max: number } } = {
       count: result.present[dim],

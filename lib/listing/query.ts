@@ -62,15 +62,35 @@ export function paramsFromSearch(search: URLSearchParams): Map<string, string> {
   return params;
 }
 
+// Fields a storefront read knows (listing, init, collections); a body's other fields are ignored.
+const KNOWN_FIELDS = new Set([
+  'shop_id', 'did', 'sid', 'seance', 'email', 'phone', 'external_id', 'loyalty_id', 'telegram_id', 'location',
+  'categories', 'locations', 'brands', 'excluded_brands', 'merchants', 'excluded_merchants', 'sort_by', 'sort_dir',
+  'price_min', 'price_max', 'colors', 'fashion_sizes', 'exclude', 'search_scope', 'search_query', 'discount', 'debug',
+  'collapse', 'extended', 'available', 'filters_search_by', 'brand_limit', 'category_limit', 'limit', 'page', 'filters', 'format',
+]);
+
+const scalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
 /** A POST body's fields as the same strings a query string would carry. */
 export function paramsFromBody(body: unknown): Map<string, string> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('VALIDATION', 'Request body must be a JSON object');
   const params = new Map<string, string>();
   for (const [key, value] of Object.entries(body)) {
     if (value === null || value === undefined) continue;
-    if (Array.isArray(value) && key !== 'filters') params.set(key, value.map(String).join(','));
-    else if (typeof value === 'object') params.set(key, JSON.stringify(value));
-    else params.set(key, String(value));
+    if (key === 'filters' || key === '') {
+      // Kept as the JSON text the query string would carry; its shape is checked with the rest.
+      try {
+        params.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+      } catch {
+        throw new AppError('VALIDATION', 'filters must be a JSON object of arrays');
+      }
+      continue;
+    }
+    if (!KNOWN_FIELDS.has(key)) continue;
+    if (scalar(value)) params.set(key, String(value));
+    else if (Array.isArray(value) && value.every(scalar)) params.set(key, value.map(String).join(','));
+    else throw new AppError('VALIDATION', `${key} must be a string or a list of strings`);
   }
   const anonymous = params.get('');
   if (anonymous !== undefined && !params.has('filters')) params.set('filters', anonymous);
@@ -97,9 +117,8 @@ function flag(params: Map<string, string>, name: string): boolean | null {
 function number(params: Map<string, string>, name: string): number | null {
   const raw = params.get(name)?.trim();
   if (raw === undefined || raw === '') return null;
-  const value = Number(raw);
-  if (!Number.isFinite(value)) throw new AppError('VALIDATION', `${name} must be a number`);
-  return value;
+  if (!/^-?\d+(\.\d+)?$/.test(raw)) throw new AppError('VALIDATION', `${name} must be a number`);
+  return Number(raw);
 }
 
 function wholeNumber(params: Map<string, string>, name: string, fallback: number, min: number): number {
@@ -144,7 +163,7 @@ function scopeOf(params: Map<string, string>): SearchField[] {
   if (names.length === 0) return [...SEARCH_FIELDS];
   const fields = new Set<SearchField>();
   for (const name of names.map((n) => n.toLowerCase())) {
-    const scope = SEARCH_SCOPES[name];
+    const scope = Object.hasOwn(SEARCH_SCOPES, name) ? SEARCH_SCOPES[name] : undefined;
     if (scope) scope.forEach((field) => fields.add(field));
     else if ((SEARCH_FIELDS as readonly string[]).includes(name)) fields.add(name as SearchField);
     else throw new AppError('VALIDATION', `search_scope must list general, books or ${SEARCH_FIELDS.join(', ')}`);

@@ -30,3 +30,10 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export function searchWords(text: string): string[] {
   return text.normalize('NFD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
 }
+
+export const MAX_QUERY_WORDS = 32;
+
+/** The words of a search query: each once, in order, at most MAX_QUERY_WORDS (the rest ignored). */
+export function queryWords(text: string): string[] {
+  return [...new Set(searchWords(text))].slice(0, MAX_QUERY_WORDS);
+}

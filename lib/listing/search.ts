@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { emptySet } from './bitset';
 import { DIM_BRAND, DIM_CATEGORY, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
 import { IntList } from './int-list';
-import { FIELD_WEIGHT, searchWords, type SearchField } from './search-text';
+import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
 import type { SearchHits } from './engine';
 
 // `search_query`: a word index beside the listing index, built the first time a shop is searched
@@ -90,7 +90,7 @@ function valueField(index: ShopIndex, value: number): SearchField {
  * scored by the sum over words of the best field weight it was found in.
  */
 export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText: string, scope: SearchField[]): SearchHits {
-  const words = searchWords(queryText);
+  const words = queryWords(queryText);
   const inScope = new Set(scope);
   const score = new Float64Array(index.n);
   const hits = new Uint8Array(index.n);

@@ -21,6 +21,8 @@ const remembered = new Map<string, { shop: StorefrontShop | null; until: number 
 
 /** The shop, or 400 `Shop not found` (spec §7). */
 export async function storefrontShop(sql: Sql, shopId: string): Promise<StorefrontShop> {
+  // No shop has such an id (PostgreSQL text cannot hold NUL): answered without asking or remembering.
+  if (shopId.length > 128 || shopId.includes('\0')) throw new AppError('VALIDATION', 'Shop not found');
   const now = Date.now();
   let known = remembered.get(shopId);
   if (!known || known.until < now) {

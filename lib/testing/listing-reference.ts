@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { priceStats } from '@/lib/listing/price-stats';
 import { MAX_DEPTH, type ListingQuery } from '@/lib/listing/query';
-import { FIELD_WEIGHT, searchWords, type SearchField } from '@/lib/listing/search-text';
+import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from '@/lib/listing/search-text';
 
 // The listing's semantics (CONTRACT §4) written the slow and obvious way, over rows read with plain
 // SQL: used only by tests, which require the engine to give the same answer.
@@ -101,7 +101,7 @@ export type ReferenceAnswer = {
 };
 
 function searchScore(catalog: ReferenceCatalog, product: Product, text: string, scope: SearchField[]): number | null {
-  const words = searchWords(text);
+  const words = queryWords(text);
   if (words.length === 0) return null;
   const book = (product.data.book ?? {}) as Record<string, unknown>;
   const fieldText: Record<SearchField, string[]> = {
@@ -189,18 +189,17 @@ export function referenceListing(catalog: ReferenceCatalog, q: ListingQuery): Re
   const facets: Record<string, Record<string, number>> = {};
   const present: Record<string, number> = {};
   const countDim = (dim: string, valuesOf: (p: Product) => Iterable<string>) => {
+    // Value counts leave out the dimension's own selection; "products with it" counts the result.
     const products = own[dim] ? passing(dim) : matched;
     const units = new Map<string, Set<string>>();
-    const withAny = new Set<string>();
     for (const p of products) {
       for (const value of valuesOf(p)) {
         if (!units.has(value)) units.set(value, new Set());
         units.get(value)!.add(unit(p));
-        withAny.add(unit(p));
       }
     }
     facets[dim] = Object.fromEntries([...units].map(([value, set]) => [value, set.size]));
-    if (dim.startsWith('param:')) present[dim.slice(6)] = withAny.size;
+    if (dim.startsWith('param:')) present[dim.slice(6)] = new Set(matched.filter((p) => [...valuesOf(p)].length > 0).map(unit)).size;
   };
   countDim('category', (p) => categoriesOf(catalog, p));
   countDim('brand', (p) => (p.brand && p.brand.trim() !== '' ? [fold(p.brand)] : []));
