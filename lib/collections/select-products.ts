@@ -8,6 +8,7 @@ import {
   locationMask,
   priceFilter,
   restoreLocationPrices,
+  SORT_DIRECTLY_BELOW,
   sortedDocuments,
   union,
   type Effective,
@@ -56,7 +57,7 @@ export function selectCollection(index: ShopIndex, rules: CollectionRules, locat
       if (limit <= 0) return;
       const size = cardinality(set);
       const ordered: number[] = [];
-      if (size * 16 < index.n) {
+      if (size <= SORT_DIRECTLY_BELOW) {
         for (let w = 0; w < set.length; w++) {
           let bits = set[w];
           while (bits !== 0) {

@@ -7,6 +7,9 @@ import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 // bitsets; facets are counted over the whole result, each selected dimension disjunctively (with
 // every filter but its own); variants collapse to their best-ranked one in the current order.
 
+/** Results up to this size are sorted directly; larger ones are read off the index's sorted order. */
+export const SORT_DIRECTLY_BELOW = 4096;
+
 export type SearchHits = { set: Bitset; score: Float64Array };
 
 export type DimCounts = { counts: Int32Array; present: Int32Array };
@@ -486,7 +489,8 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     reps[total++] = doc;
   };
   const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
-  if (locationDependent || size * 16 < n) {
+  // Sorting costs ~size·log(size) comparisons (ids on ties); walking the kept order costs n bit tests.
+  if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
     const ordered = new Int32Array(size);
     let i = 0;
     forEachInUnits(index, matched, false, (doc) => {
