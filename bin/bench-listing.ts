@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import type { TransactionSql } from 'postgres';
 import { sqlCollection, sqlListing } from '@/lib/bench/listing-sql';
@@ -183,8 +184,13 @@ async function main() {
         (tx) => applyAvailability(tx, shopId, 'delete', ['p1']),
         (i) => docOf(i, 'p1') !== undefined && (i.available[docOf(i, 'p1')! >>> 5] & (1 << (docOf(i, 'p1')! & 31))) === 0,
       );
+      // How long queries of this process could wait on the event loop while the index is rebuilt.
+      const stalls = monitorEventLoopDelay({ resolution: 10 });
+      stalls.enable();
       const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem('fresh-1')]), (i) => i.docById.has('fresh-1'));
+      stalls.disable();
       print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
+      print(`event loop during that rebuild: longest stall ${ms(stalls.max / 1e6)} ms, p99 ${ms(stalls.percentile(99) / 1e6)} ms`);
       if (N > 10_000) {
         const small = await loadCatalog(runtime, 'Small', 10_000);
         const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem('fresh-2')]), (i) => i.docById.has('fresh-2'));

@@ -31,6 +31,8 @@ export type ShopIndex = {
   n: number;
   ids: string[];
   docById: Map<string, number>;
+  // A document's place in the code-unit order of ids: ties in every order break on it.
+  idRank: Int32Array;
   price: Float64Array;
   oldprice: Float64Array; // NaN: none
   discount: Float64Array;
@@ -174,9 +176,35 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
       await yieldToEventLoop();
     }
     const index = builder.finish(shop ? Number(shop.version) : 0, tree.fingerprint);
+    await yieldToEventLoop();
+    index.idRank = await idRanks(tx as unknown as Sql, index);
     index.buildMs = performance.now() - started;
     return index;
   });
+}
+
+/**
+ * Ranks of the ids in code-unit order. PostgreSQL sorts them (collation "C": code points, the same
+ * order except between astral characters and U+E000–U+FFFF), this checks each neighbour pair and
+ * sorts in JavaScript only when that check fails.
+ */
+async function idRanks(sql: Sql, index: ShopIndex): Promise<Int32Array> {
+  const ranks = new Int32Array(index.n);
+  let rank = 0;
+  let previous: string | null = null;
+  let ordered = true;
+  for await (const rows of sql<{ id: string }[]>`select id from products where shop_id = ${index.shopId} order by id collate "C"`.cursor(20_000)) {
+    for (const { id } of rows) {
+      if (previous !== null && !(previous < id)) ordered = false;
+      previous = id;
+      ranks[index.docById.get(id)!] = rank++;
+    }
+    await yieldToEventLoop();
+  }
+  if (ordered && rank === index.n) return ranks;
+  const order = Array.from(index.ids.keys()).sort((a, b) => compareIds(index.ids[a], index.ids[b]));
+  order.forEach((doc, i) => (ranks[doc] = i));
+  return ranks;
 }
 
 class IndexBuilder {
@@ -415,6 +443,7 @@ class IndexBuilder {
       n,
       ids: this.ids,
       docById: new Map(this.ids.map((id, doc) => [id, doc])),
+      idRank: new Int32Array(n), // filled by idRanks()
       price: this.price.toArray(),
       oldprice: this.oldprice.toArray(),
       discount: this.discount.toArray(),

@@ -1,5 +1,5 @@
 import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
-import { compareIds, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase, type ShopIndex } from './build-index';
 import { priceStats, type PriceStats } from './price-stats';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
@@ -333,16 +333,16 @@ function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search
 /** Order by the key in the given direction, products without it last, ties by id ascending. */
 export function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 'desc') {
   const sign = dir === 'asc' ? 1 : -1;
-  const ids = index.ids;
+  const rank = index.idRank;
   return (a: number, b: number) => {
     const x = values[a];
     const y = values[b];
     if (x !== y) {
-      if (Number.isNaN(x)) return Number.isNaN(y) ? compareIds(ids[a], ids[b]) : 1;
+      if (Number.isNaN(x)) return Number.isNaN(y) ? rank[a] - rank[b] : 1;
       if (Number.isNaN(y)) return -1;
       return x < y ? -sign : sign;
     }
-    return compareIds(ids[a], ids[b]);
+    return rank[a] - rank[b];
   };
 }
 
