@@ -145,11 +145,11 @@ async function main() {
       const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
       const total = run().total; // also warms sorted orders
       const engine = await timed(RUNS, run);
+      // --sql-runs 0 leaves the baseline out (engine figures only).
       const base = await timed(SQL_RUNS, () => sqlListing(sql, q));
       engineP95[name] = percentile(engine, 95);
-      print(
-        `${name.padEnd(20)} ${String(total).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engine, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(base, p))).join(' / ').padEnd(30)} ${(percentile(base, 50) / percentile(engine, 50)).toFixed(0)}×`,
-      );
+      const baseline = base.length ? `${[50, 95, 99].map((p) => ms(percentile(base, p))).join(' / ').padEnd(30)} ${(percentile(base, 50) / percentile(engine, 50)).toFixed(0)}×` : '(not run)';
+      print(`${name.padEnd(20)} ${String(total).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engine, p))).join(' / ').padEnd(28)} ${baseline}`);
     }
     const worst = Object.entries(engineP95).sort((a, b) => b[1] - a[1])[0];
     if (worst) print(`worst engine p95: ${worst[0]} ${ms(worst[1])} ms`);

@@ -175,7 +175,7 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
       for (const row of rows) builder.add(row);
       await yieldToEventLoop();
     }
-    const index = builder.finish(shop ? Number(shop.version) : 0, tree.fingerprint);
+    const index = await builder.finish(shop ? Number(shop.version) : 0, tree.fingerprint);
     await yieldToEventLoop();
     index.idRank = await idRanks(tx as unknown as Sql, index);
     index.buildMs = performance.now() - started;
@@ -209,6 +209,7 @@ async function idRanks(sql: Sql, index: ShopIndex): Promise<Int32Array> {
 
 class IndexBuilder {
   private ids: string[] = [];
+  private docById = new Map<string, number>();
   private price = new FloatList();
   private oldprice = new FloatList();
   private discount = new FloatList();
@@ -293,6 +294,7 @@ class IndexBuilder {
   add(row: Row): void {
     const doc = this.ids.length;
     this.ids.push(row.id);
+    this.docById.set(row.id, doc);
     this.price.push(row.price);
     this.oldprice.push(row.oldprice ?? NaN);
     this.discount.push(row.discount_percent);
@@ -373,7 +375,8 @@ class IndexBuilder {
     this.offerOffsets.push(this.offerLocation.length);
   }
 
-  finish(version: number, treeFingerprint: string): ShopIndex {
+  /** The index; gives the event loop a turn between its steps (queries go on meanwhile). */
+  async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
     const groupOf = Int32Array.from(this.groups);
     // Counting sort of documents by group.
@@ -388,6 +391,7 @@ class IndexBuilder {
       groupOrder[rank] = doc;
       groupRank[doc] = rank;
     }
+    await yieldToEventLoop();
 
     const postOffsets = this.postOffsets.toArray();
     const postings = this.postings.toArray();
@@ -399,7 +403,9 @@ class IndexBuilder {
     const cursor = invOffsets.slice(0, valueCount);
     for (let doc = 0; doc < n; doc++) {
       for (let p = postOffsets[doc]; p < postOffsets[doc + 1]; p++) invDocs[cursor[postings[p]]++] = doc;
+      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
+    await yieldToEventLoop();
 
     const available = emptySet(n);
     const availableDocs = this.availableDocs.toArray();
@@ -442,7 +448,7 @@ class IndexBuilder {
       buildMs: 0,
       n,
       ids: this.ids,
-      docById: new Map(this.ids.map((id, doc) => [id, doc])),
+      docById: this.docById,
       idRank: new Int32Array(n), // filled by idRanks()
       price: this.price.toArray(),
       oldprice: this.oldprice.toArray(),

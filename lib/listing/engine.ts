@@ -346,6 +346,26 @@ export function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 
   };
 }
 
+type Walk = { order: Int32Array; groups: Int32Array; prices: Float64Array };
+
+/** A kept order with each document's group and base price beside it, made once per index and order. */
+function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk {
+  const cacheKey = `walk:${key}:${dir}`;
+  let walk = index.cache.get(cacheKey) as Walk | undefined;
+  if (!walk) {
+    const order = sortedDocuments(index, key, dir);
+    const groups = new Int32Array(order.length);
+    const prices = new Float64Array(order.length);
+    for (let k = 0; k < order.length; k++) {
+      groups[k] = index.groupOf[order[k]];
+      prices[k] = index.price[order[k]];
+    }
+    walk = { order, groups, prices };
+    index.cache.set(cacheKey, walk);
+  }
+  return walk;
+}
+
 /** Every document in the order of a location-independent key, computed once per index. */
 export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Int32Array {
   const cacheKey = `order:${key}:${dir}`;
@@ -478,18 +498,11 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   const values = sortValues(index, sortBy, effective, search);
   const size = cardinality(matched);
   const reps = new Int32Array(size);
+  const prices = new Float64Array(size); // of the representatives, for the price statistics
   let total = 0;
   const seen = query.collapse ? new Uint8Array(n) : null;
-  const take = (doc: number) => {
-    if (seen) {
-      const group = index.groupOf[doc];
-      if (seen[group]) return;
-      seen[group] = 1;
-    }
-    reps[total++] = doc;
-  };
   const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
-  // Sorting costs ~size·log(size) comparisons (ids on ties); walking the kept order costs n bit tests.
+  // Sorting costs ~size·log(size) comparisons; walking the kept order costs n bit tests.
   if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
     const ordered = new Int32Array(size);
     let i = 0;
@@ -497,17 +510,34 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
       ordered[i++] = doc;
     });
     ordered.sort(comparator(index, values, query.sortDir));
-    for (let k = 0; k < size; k++) take(ordered[k]);
+    for (let k = 0; k < size; k++) {
+      const doc = ordered[k];
+      if (seen) {
+        const group = index.groupOf[doc];
+        if (seen[group]) continue;
+        seen[group] = 1;
+      }
+      prices[total] = effective.price[doc];
+      reps[total++] = doc;
+    }
   } else {
-    const all = sortedDocuments(index, sortBy, query.sortDir);
+    // Group ids and base prices laid out in the walk's order: sequential reads instead of random ones.
+    const walk = orderedWalk(index, sortBy, query.sortDir);
+    const { order, groups } = walk;
+    const walkPrices = effective.price === index.price ? walk.prices : null;
     for (let k = 0; k < n; k++) {
-      const doc = all[k];
-      if (matched[doc >>> 5] & (1 << (doc & 31))) take(doc);
+      const doc = order[k];
+      if ((matched[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      if (seen) {
+        const group = groups[k];
+        if (seen[group]) continue;
+        seen[group] = 1;
+      }
+      prices[total] = walkPrices ? walkPrices[k] : effective.price[doc];
+      reps[total++] = doc;
     }
   }
 
-  const prices = new Float64Array(total);
-  for (let i = 0; i < total; i++) prices[i] = effective.price[reps[i]];
   const stats = priceStats(prices, total);
 
   const from = (query.page - 1) * query.limit;

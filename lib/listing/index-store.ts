@@ -122,7 +122,8 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       else remove(available, doc);
     }
     // Orders do not depend on stock; counts do.
-    const cache = new Map([...index.cache].filter(([key]) => key.startsWith('order:') || key === 'search'));
+    const kept = ['order:', 'walk:', 'discount:', 'links:', 'label-ranks', 'search'];
+    const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
     return { ...index, version: state.version, available, cache, buildMs: performance.now() - started };
   });
 }
