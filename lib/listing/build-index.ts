@@ -128,10 +128,7 @@ async function loadTree(sql: Sql, shopId: string) {
     select id, name, parent, url, alias, path, depth from categories where shop_id = ${shopId}`;
   const locationRows = await sql<{ id: string; name: string; type: string | null; path: string[] }[]>`
     select id, name, type, path from locations where shop_id = ${shopId} order by id`;
-  const [fingerprint] = await sql<{ value: string }[]>`
-    select concat_ws('/', (select count(*) from categories where shop_id = ${shopId}), (select max(updated_at) from categories where shop_id = ${shopId}),
-                          (select count(*) from locations where shop_id = ${shopId}), (select max(updated_at) from locations where shop_id = ${shopId})) as value`;
-  return { categoryRows, locationRows, fingerprint: fingerprint.value };
+  return { categoryRows, locationRows };
 }
 
 /** The version the shop's catalog is at and a fingerprint of its trees: what an index was built from. */
@@ -153,7 +150,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
   const started = performance.now();
   return sql.begin('isolation level repeatable read read only', async (tx) => {
-    const [shop] = await tx<{ version: number }[]>`select catalog_version as version from shops where id = ${shopId}`;
+    const state = await catalogState(tx as unknown as Sql, shopId);
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows);
     const cursor = tx<Row[]>`
@@ -175,7 +172,7 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
       for (const row of rows) builder.add(row);
       await yieldToEventLoop();
     }
-    const index = await builder.finish(shop ? Number(shop.version) : 0, tree.fingerprint);
+    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
     await yieldToEventLoop();
     index.idRank = await idRanks(tx as unknown as Sql, index);
     index.buildMs = performance.now() - started;
