@@ -34,7 +34,7 @@ export function imageLinks(ctx: CardContext, picture: string): Record<string, st
   for (const size of IMAGE_SIZES) links[String(size)] = `${ctx.origin}${resizedImagePath(ctx.sealKey, size, picture)}`;
   links.original = picture;
   signedLinks.set(cacheKey, links);
-  if (signedLinks.size > 50_000) signedLinks.delete(signedLinks.keys().next().value!);
+  if (signedLinks.size > 5_000) signedLinks.delete(signedLinks.keys().next().value!);
   return { ...links };
 }
 
