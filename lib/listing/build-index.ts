@@ -53,7 +53,9 @@ export type ShopIndex = {
   valueKey: string[];
   valueLabel: string[];
   valueNumber: Float64Array; // NaN when not a number
-  postOffsets: Int32Array; // document → range of postings
+  // Per document its values, laid out in groupOrder (the order counting visits documents in):
+  // the values of the document at rank r are postings[postOffsets[r] .. postOffsets[r + 1]).
+  postOffsets: Int32Array;
   postings: Int32Array;
   invOffsets: Int32Array; // value → range of invDocs
   invDocs: Int32Array;
@@ -404,6 +406,19 @@ class IndexBuilder {
     }
     await yieldToEventLoop();
 
+    // Re-lay the values in group order, so counting reads them front to back.
+    const rankOffsets = new Int32Array(n + 1);
+    for (let rank = 0; rank < n; rank++) {
+      const doc = groupOrder[rank];
+      rankOffsets[rank + 1] = rankOffsets[rank] + postOffsets[doc + 1] - postOffsets[doc];
+    }
+    const rankPostings = new Int32Array(postings.length);
+    for (let rank = 0; rank < n; rank++) {
+      const doc = groupOrder[rank];
+      rankPostings.set(postings.subarray(postOffsets[doc], postOffsets[doc + 1]), rankOffsets[rank]);
+    }
+    await yieldToEventLoop();
+
     const available = emptySet(n);
     const availableDocs = this.availableDocs.toArray();
     for (let i = 0; i < availableDocs.length; i++) add(available, availableDocs[i]);
@@ -465,8 +480,8 @@ class IndexBuilder {
       valueKey: this.valueKey,
       valueLabel: this.valueLabel,
       valueNumber: Float64Array.from(this.valueNumber),
-      postOffsets,
-      postings,
+      postOffsets: rankOffsets,
+      postings: rankPostings,
       invOffsets,
       invDocs,
       brandPicture: this.brandPicture,

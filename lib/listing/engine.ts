@@ -223,47 +223,17 @@ function forEachInUnits(index: ShopIndex, set: Bitset, collapse: boolean, visit:
 
 /**
  * Over `set`, one per product (group): counts the values of the dimensions in `dims`, and the
- * products having any value of the dimensions in `presentDims`. The hot loop of the engine: written
- * out for each case rather than through a callback.
+ * products having any value of the dimensions in `presentDims`. The hot loop of the engine.
  */
 function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, presentDims: Uint8Array, out: DimCounts): void {
   const { postOffsets, postings, valueDim, groupRank, groupOrder, groupOf } = index;
   const dimStamp = new Int32Array(index.dims.length).fill(-1);
+  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
   const all = dims.every((d) => d === 1) && presentDims.every((d) => d === 1);
   const { counts, present } = out;
-  if (!collapse) {
-    // A document holds each value once: no stamps needed for values.
-    for (let w = 0; w < set.length; w++) {
-      let bits = set[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        const doc = (w << 5) + 31 - Math.clz32(low);
-        bits ^= low;
-        const end = postOffsets[doc + 1];
-        for (let p = postOffsets[doc]; p < end; p++) {
-          const value = postings[p];
-          const dim = valueDim[value];
-          if (all) {
-            counts[value]++;
-            if (dimStamp[dim] !== doc) {
-              dimStamp[dim] = doc;
-              present[dim]++;
-            }
-            continue;
-          }
-          if (dims[dim] === 1) counts[value]++;
-          if (presentDims[dim] === 1 && dimStamp[dim] !== doc) {
-            dimStamp[dim] = doc;
-            present[dim]++;
-          }
-        }
-      }
-    }
-    return;
-  }
-  // Collapsing: visit documents group by group (through their rank in groupOrder), so a value is
-  // counted once per group with a stamp.
-  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
+  // Documents are visited in group order (through their ranks), which is also how their values are
+  // laid out: the reads go front to back, and a group's documents come together, so a value is
+  // counted once per group (or per document without collapse) with a stamp.
   const ranks = emptySet(index.n);
   for (let w = 0; w < set.length; w++) {
     let bits = set[w];
@@ -278,11 +248,12 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
     let bits = ranks[w];
     while (bits !== 0) {
       const low = bits & -bits;
-      const doc = groupOrder[(w << 5) + 31 - Math.clz32(low)];
+      const rank = (w << 5) + 31 - Math.clz32(low);
       bits ^= low;
-      const unit = groupOf[doc];
-      const end = postOffsets[doc + 1];
-      for (let p = postOffsets[doc]; p < end; p++) {
+      const doc = groupOrder[rank];
+      const unit = collapse ? groupOf[doc] : doc;
+      const end = postOffsets[rank + 1];
+      for (let p = postOffsets[rank]; p < end; p++) {
         const value = postings[p];
         const dim = valueDim[value];
         if ((all || dims[dim] === 1) && valueStamp[value] !== unit) {
@@ -589,6 +560,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
 function hasValue(index: ShopIndex, doc: number, dim: number, key: string): boolean {
   const value = index.dims[dim].values.get(key);
   if (value === undefined) return false;
-  for (let p = index.postOffsets[doc]; p < index.postOffsets[doc + 1]; p++) if (index.postings[p] === value) return true;
+  const rank = index.groupRank[doc];
+  for (let p = index.postOffsets[rank]; p < index.postOffsets[rank + 1]; p++) if (index.postings[p] === value) return true;
   return false;
 }
