@@ -4,6 +4,7 @@ import {
   comparator,
   discountFilter,
   docsSet,
+  forEachDocument,
   locationFilter,
   locationMask,
   priceFilter,
@@ -58,14 +59,7 @@ export function selectCollection(index: ShopIndex, rules: CollectionRules, locat
       const size = cardinality(set);
       const ordered: number[] = [];
       if (size <= SORT_DIRECTLY_BELOW) {
-        for (let w = 0; w < set.length; w++) {
-          let bits = set[w];
-          while (bits !== 0) {
-            const low = bits & -bits;
-            ordered.push((w << 5) + 31 - Math.clz32(low));
-            bits ^= low;
-          }
-        }
+        forEachDocument(set, (doc) => ordered.push(doc));
         ordered.sort(byRate);
         ordered.length = Math.min(ordered.length, limit);
       } else {

@@ -184,39 +184,14 @@ function discountSet(index: ShopIndex, discounts: Float64Array, wanted: boolean)
   return set;
 }
 
-/** Calls `visit(doc, unit)` for each document of `set`, a variant group's documents together when collapsing. */
-function forEachInUnits(index: ShopIndex, set: Bitset, collapse: boolean, visit: (doc: number, unit: number) => void): void {
-  if (!collapse) {
-    for (let w = 0; w < set.length; w++) {
-      let bits = set[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        const doc = (w << 5) + 31 - Math.clz32(low);
-        bits ^= low;
-        visit(doc, doc);
-      }
-    }
-    return;
-  }
-  const ranks = emptySet(index.n);
+/** Calls `visit(doc)` for each document of `set`, in document order. */
+export function forEachDocument(set: Bitset, visit: (doc: number) => void): void {
   for (let w = 0; w < set.length; w++) {
     let bits = set[w];
     while (bits !== 0) {
       const low = bits & -bits;
-      const doc = (w << 5) + 31 - Math.clz32(low);
       bits ^= low;
-      const rank = index.groupRank[doc];
-      ranks[rank >>> 5] |= 1 << (rank & 31);
-    }
-  }
-  for (let w = 0; w < ranks.length; w++) {
-    let bits = ranks[w];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      const rank = (w << 5) + 31 - Math.clz32(low);
-      bits ^= low;
-      const doc = index.groupOrder[rank];
-      visit(doc, index.groupOf[doc]);
+      visit((w << 5) + 31 - Math.clz32(low));
     }
   }
 }
@@ -235,15 +210,10 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
   // laid out: the reads go front to back, and a group's documents come together, so a value is
   // counted once per group (or per document without collapse) with a stamp.
   const ranks = emptySet(index.n);
-  for (let w = 0; w < set.length; w++) {
-    let bits = set[w];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
-      bits ^= low;
-      ranks[rank >>> 5] |= 1 << (rank & 31);
-    }
-  }
+  forEachDocument(set, (doc) => {
+    const rank = groupRank[doc];
+    ranks[rank >>> 5] |= 1 << (rank & 31);
+  });
   for (let w = 0; w < ranks.length; w++) {
     let bits = ranks[w];
     while (bits !== 0) {
@@ -477,7 +447,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
     const ordered = new Int32Array(size);
     let i = 0;
-    forEachInUnits(index, matched, false, (doc) => {
+    forEachDocument(matched, (doc) => {
       ordered[i++] = doc;
     });
     ordered.sort(comparator(index, values, query.sortDir));
@@ -530,7 +500,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   let everywhere = false;
   for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
   if (!everywhere) {
-    forEachInUnits(index, matched, false, (doc) => {
+    forEachDocument(matched, (doc) => {
       for (let o = index.offerOffsets[doc]; o < index.offerOffsets[doc + 1]; o++) {
         const location = index.offerLocation[o];
         if (mask && !mask[location]) continue;
