@@ -15,7 +15,8 @@ import { selectCollection } from '@/lib/collections/select-products';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
-import { indexBytes, type ShopIndex } from '@/lib/listing/build-index';
+import { backfillFacets } from '@/lib/catalog/backfill-facets';
+import { docOf, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
 import { runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { paramsFromSearch, parseListingQuery, type ListingQuery } from '@/lib/listing/query';
@@ -37,6 +38,10 @@ const HTTP_N = Math.min(N, arg('http-products', 100_000));
 const RUNS = arg('runs', 60);
 const SQL_RUNS = arg('sql-runs', N > 200_000 ? 5 : 15);
 const HTTP_SECONDS = arg('http-seconds', 10);
+// --data-dir DIR keeps the database there and reuses a catalog already loaded into it (for
+// repeated runs at 1,000,000 products); without it a temporary directory is used and removed.
+const dataDirIndex = process.argv.indexOf('--data-dir');
+const KEPT_DATA_DIR = dataDirIndex > 0 ? path.resolve(process.argv[dataDirIndex + 1]) : null;
 // --only listing,collection,freshness,http (default: all parts)
 const onlyIndex = process.argv.indexOf('--only');
 const PARTS = new Set(onlyIndex > 0 ? process.argv[onlyIndex + 1].split(',') : ['listing', 'collection', 'freshness', 'http']);
@@ -81,10 +86,18 @@ async function timed(runs: number, run: () => unknown | Promise<unknown>): Promi
 
 async function loadCatalog(runtime: Runtime, name: string, count: number) {
   const sql = runtime.ctx.sql;
-  const shop = await createShop(runtime.ctx, { name, currency: 'USD' });
   const categories = syntheticCategories();
   const locations = syntheticLocations();
   const leaves = leafCategories(categories);
+  const shopName = `${name} ${count}`;
+  const [kept] = await sql<{ shop_id: string }[]>`
+    select s.id as shop_id from shops s where s.name = ${shopName} and (select count(*) from products p where p.shop_id = s.id) >= ${count}`;
+  if (kept) {
+    log(`${shopName}: reusing the catalog kept in ${KEPT_DATA_DIR}`);
+    await backfillFacets(sql, kept.shop_id, log); // a catalog kept from before the facets column
+    return { shop: kept, leaves, locations };
+  }
+  const shop = await createShop(runtime.ctx, { name: shopName, currency: 'USD' });
   await sql.begin((tx) => applyTree(tx, shop.shop_id, 'categories', 'replace', categories));
   await sql.begin((tx) => applyTree(tx, shop.shop_id, 'locations', 'replace', locations));
   const started = Date.now();
@@ -116,7 +129,7 @@ async function freshness(runtime: Runtime, shopId: string, change: (tx: Transact
 
 async function main() {
   ensureBuild(root, log);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-listing-'));
+  const dataDir = KEPT_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-listing-'));
   const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir, databaseUrl: undefined, limits: { ...readSettings().limits, enabled: false } } });
   const results: string[] = [];
   const print = (line: string) => {
@@ -177,7 +190,7 @@ async function main() {
     if (PARTS.has('freshness')) {
       const leaves = big.leaves;
       const newItem = (id: string) => ({ ...syntheticItem(N + 1, leaves, big.locations), id, available: true });
-      const docOf = (i: ShopIndex, id: string) => i.docById.get(id);
+      
       const availabilityMs = await freshness(
         runtime,
         shopId,
@@ -187,13 +200,14 @@ async function main() {
       // How long queries of this process could wait on the event loop while the index is rebuilt.
       const stalls = monitorEventLoopDelay({ resolution: 10 });
       stalls.enable();
-      const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem('fresh-1')]), (i) => i.docById.has('fresh-1'));
+      const freshId = `fresh-${Date.now()}`; // a kept catalog gets a new one each run
+      const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem(freshId)]), (i) => docOf(i, freshId) !== undefined);
       stalls.disable();
       print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
       print(`event loop during that rebuild: longest stall ${ms(stalls.max / 1e6)} ms, p99 ${ms(stalls.percentile(99) / 1e6)} ms`);
       if (N > 10_000) {
         const small = await loadCatalog(runtime, 'Small', 10_000);
-        const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem('fresh-2')]), (i) => i.docById.has('fresh-2'));
+        const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem(`${freshId}-small`)]), (i) => docOf(i, `${freshId}-small`) !== undefined);
         print(`freshness at 10000: new product ${ms(smallMs)} ms`);
       }
     }
@@ -220,7 +234,7 @@ async function main() {
     }
   } finally {
     await runtime.shutdown();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!KEPT_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`\nbench:listing results (${N} products)`);
   for (const line of results) console.log(line);

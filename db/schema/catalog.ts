@@ -71,6 +71,11 @@ export const products = pgTable(
     firstAddedAt: timestamp('first_added_at', { withTimezone: true }).notNull().defaultNow(),
     creationDate: timestamp('creation_date', { withTimezone: true }),
     data: jsonb('data').notNull(),
+    // The item's facet values (categories, brand, colours, sizes, params) as compact tokens
+    // (lib/catalog/facet-tokens.ts), so the listing index is built without parsing `data`. Null
+    // for rows stored before the column existed, or whose values contain a separator: the index
+    // builder then reads them from `data`.
+    facets: text('facets'),
     // The shop's catalog version in which this row last changed: readers fetch only what changed.
     version: bigint('version', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,7 @@
 import type { TransactionSql } from 'postgres';
 import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
+import { facetTokens } from '@/lib/listing/facet-tokens';
 import { copyRows, type CopyValue } from './copy-rows';
 import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
 import { identifier } from './schemas';
@@ -24,6 +25,7 @@ const PRODUCT_COLUMNS = [
   'price_margin',
   'creation_date',
   'data',
+  'facets',
 ];
 const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
@@ -67,6 +69,7 @@ export function prepareItem(item: ItemInput): Prepared {
       item.price_margin ?? null,
       created,
       { json: data },
+      facetTokens({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
     ],
     offers,
   };
@@ -122,7 +125,7 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     create temp table staging_products (
       pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
       available bool, discount_percent float8, currency text, brand text, merchants text[], categories text[],
-      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb
+      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text
     ) on commit drop;
     create temp table staging_offers (
       pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb

@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/http/errors';
+import { idOf } from '@/lib/listing/build-index';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
@@ -25,7 +26,7 @@ export async function readCollection(ctx: AppContext, request: CollectionRequest
   const location = request.params.get('location')?.trim() || null;
   const picks = selectCollection(index, collection.rules, location);
 
-  const ids = picks.map((pick) => index.ids[pick.doc]);
+  const ids = picks.map((pick) => idOf(index, pick.doc));
   const rows = ids.length ? await ctx.sql<StoredProduct[]>`select id, data, sales_rate from products where shop_id = ${shop.id} and id = any(${ids})` : [];
   const stored = new Map(rows.map((row) => [row.id, row]));
   const tracking = { recommended_by: 'collection', recommended_code: String(id) };

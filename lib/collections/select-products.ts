@@ -5,6 +5,7 @@ import {
   discountFilter,
   docsSet,
   forEachDocument,
+  idDocs,
   locationFilter,
   locationMask,
   priceFilter,
@@ -47,7 +48,7 @@ export function selectCollection(index: ShopIndex, rules: CollectionRules, locat
         const dim = index.dimByKey.get(`param:${name}`);
         intersectInto(set, union(index, dim === undefined ? [] : values.map((value) => index.dims[dim].values.get(value))));
       }
-      const docsOf = (ids: string[]) => docsSet(index.n, ids.map((id) => (index.docById.has(id) ? Int32Array.of(index.docById.get(id)!) : undefined)));
+      const docsOf = (ids: string[]) => docsSet(index.n, ids.map((id) => idDocs(index, id)));
       if (group.ids) intersectInto(set, docsOf(group.ids));
       if (group.exclude_ids) subtractInto(set, docsOf(group.exclude_ids));
       if (group.discount !== undefined) intersectInto(set, discountFilter(index, effective, group.discount));

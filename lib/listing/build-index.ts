@@ -1,6 +1,10 @@
 import type { Sql } from 'postgres';
 import { add, emptySet, type Bitset } from './bitset';
+import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
+
 import { FloatList, IntList } from './int-list';
+
+export { foldCase, valueKeyOf } from './facet-tokens';
 
 // A shop's catalog as the listing engine reads it: documents (one per product) numbered by base
 // price, typed-array columns, and facet values as one global dictionary with two indexes over it:
@@ -29,10 +33,14 @@ export type ShopIndex = {
   treeFingerprint: string;
   buildMs: number;
   n: number;
-  ids: string[];
-  docById: Map<string, number>;
-  // A document's place in the code-unit order of ids: ties in every order break on it.
+  // Every id in one string (one object for the garbage collector instead of a million):
+  // document d's id is idText[idOffsets[d] .. idOffsets[d + 1]) — `idOf`.
+  idText: string;
+  idOffsets: Int32Array;
+  // A document's place in the code-unit order of ids (ties in every order break on it), and the
+  // documents in that order (ids are looked up by binary search: `docOf`).
   idRank: Int32Array;
+  idOrder: Int32Array;
   price: Float64Array;
   oldprice: Float64Array; // NaN: none
   discount: Float64Array;
@@ -56,7 +64,7 @@ export type ShopIndex = {
   // Per document its values, laid out in groupOrder (the order counting visits documents in):
   // the values of the document at rank r are postings[postOffsets[r] .. postOffsets[r + 1]).
   postOffsets: Int32Array;
-  postings: Int32Array;
+  postings: Int32Array | Uint16Array; // 16 bits while the shop has fewer than 65,536 values
   invOffsets: Int32Array; // value → range of invDocs
   invDocs: Int32Array;
   brandPicture: Map<number, string>;
@@ -89,40 +97,45 @@ type Row = {
   price: number;
   oldprice: number | null;
   discount_percent: number;
-  brand: string | null;
-  brand_picture: string | null;
   merchants: string[] | null;
-  categories: string[];
   rating: number | null;
   price_margin: number | null;
   sales_rate: number;
   date: number;
   available: boolean;
-  params: { name?: unknown; value?: unknown; priority?: unknown; searchable?: unknown }[] | null;
-  fashion: { sizes?: unknown; colors?: unknown } | null;
-  offer_locations: string[] | null;
-  offer_prices: number[] | null;
-  offer_oldprices: (number | null)[] | null;
-  offer_discounts: number[] | null;
+  facets: string | null;
+  // Read only for rows without `facets`:
+  categories: string[] | null;
+  brand: string | null;
+  brand_picture: string | null;
+  params: unknown;
+  fashion: unknown;
 };
+
+type OfferRow = { product_id: string; location_id: string; price: number; oldprice: number | null; discount_percent: number };
 
 const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
 
-/** How a param or feature value is keyed: JSON Booleans match "true"/"false" (CONTRACT §3). */
-export function valueKeyOf(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return null;
-}
-
-/** Brands, merchants, colours and sizes compare case-insensitively. */
-export function foldCase(value: string): string {
-  return value.trim().toLowerCase();
-}
-
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The document with this id, or undefined. */
+export function docOf(index: Pick<ShopIndex, 'idText' | 'idOffsets' | 'idOrder'>, id: string): number | undefined {
+  const { idOrder } = index;
+  let lo = 0;
+  let hi = idOrder.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (idOf(index, idOrder[mid]) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < idOrder.length && idOf(index, idOrder[lo]) === id ? idOrder[lo] : undefined;
+}
+
+/** A document's id. */
+export function idOf(index: Pick<ShopIndex, 'idText' | 'idOffsets'>, doc: number): string {
+  return index.idText.slice(index.idOffsets[doc], index.idOffsets[doc + 1]);
 }
 
 async function loadTree(sql: Sql, shopId: string) {
@@ -146,8 +159,10 @@ export async function catalogState(sql: Sql, shopId: string): Promise<{ version:
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Reads a shop's catalog in one snapshot and builds its index. Rows arrive in batches and the
- * event loop gets a turn between them, so queries on the previous index keep being answered.
+ * Reads a shop's catalog in one snapshot and builds its index. Rows are read in the table's order
+ * as PostgreSQL sends them (no sort of wide rows there); documents are numbered by price here.
+ * Rows are handled as each network chunk arrives, so queries on the previous index keep being
+ * answered between chunks.
  */
 export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
   const started = performance.now();
@@ -155,60 +170,46 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
     const state = await catalogState(tx as unknown as Sql, shopId);
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows);
-    const cursor = tx<Row[]>`
-      select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.brand, p.data->>'brand_picture' as brand_picture,
-             p.merchants, p.categories, p.rating, p.price_margin, p.sales_rate,
-             (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date,
-             st.available, p.data->'params' as params, p.data->'fashion' as fashion,
-             o.locations as offer_locations, o.prices as offer_prices, o.oldprices as offer_oldprices, o.discounts as offer_discounts
+    await tx<Row[]>`
+      select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.merchants, p.rating, p.price_margin, p.sales_rate,
+             (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.facets,
+             case when p.facets is null then p.categories end as categories,
+             case when p.facets is null then p.brand end as brand,
+             case when p.facets is null then p.data->>'brand_picture' end as brand_picture,
+             case when p.facets is null then p.data->'params' end as params,
+             case when p.facets is null then p.data->'fashion' end as fashion
         from products p
         join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
-        left join (select product_id, array_agg(location_id order by location_id collate "C") as locations,
-                          array_agg(price order by location_id collate "C") as prices,
-                          array_agg(oldprice order by location_id collate "C") as oldprices,
-                          array_agg(discount_percent order by location_id collate "C") as discounts
-                     from product_offers where shop_id = ${shopId} group by product_id) o on o.product_id = p.id
-       where p.shop_id = ${shopId}
-       order by p.price, p.id collate "C"`.cursor(5000);
-    for await (const rows of cursor) {
-      for (const row of rows) builder.add(row);
-      await yieldToEventLoop();
-    }
+       where p.shop_id = ${shopId}`.forEach((row) => builder.add(row));
+    await tx<OfferRow[]>`
+      select product_id, location_id, price, oldprice, discount_percent from product_offers where shop_id = ${shopId}`.forEach((row) => builder.addOffer(row));
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
-    await yieldToEventLoop();
-    index.idRank = await idRanks(tx as unknown as Sql, index);
     index.buildMs = performance.now() - started;
     return index;
   });
 }
 
-/**
- * Ranks of the ids in code-unit order. PostgreSQL sorts them (collation "C": code points, the same
- * order except between astral characters and U+E000–U+FFFF), this checks each neighbour pair and
- * sorts in JavaScript only when that check fails.
- */
-async function idRanks(sql: Sql, index: ShopIndex): Promise<Int32Array> {
-  const ranks = new Int32Array(index.n);
-  let rank = 0;
-  let previous: string | null = null;
-  let ordered = true;
-  for await (const rows of sql<{ id: string }[]>`select id from products where shop_id = ${index.shopId} order by id collate "C"`.cursor(20_000)) {
-    for (const { id } of rows) {
-      if (previous !== null && !(previous < id)) ordered = false;
-      previous = id;
-      ranks[index.docById.get(id)!] = rank++;
-    }
-    await yieldToEventLoop();
-  }
-  if (ordered && rank === index.n) return ranks;
-  const order = Array.from(index.ids.keys()).sort((a, b) => compareIds(index.ids[a], index.ids[b]));
-  order.forEach((doc, i) => (ranks[doc] = i));
-  return ranks;
+/** Whether `text` holds `token` at `start` (a loop: cheaper than startsWith for short tokens). */
+function sameText(token: string, text: string, start: number): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
 }
 
-class IndexBuilder {
+const KIND_CATEGORY = 99; // 'c'
+const KIND_BRAND = 98; // 'b'
+const KIND_PICTURE = 114; // 'r'
+
+/** What one token posts: its values, the label variant it shows (folded dimensions), a brand picture. */
+type TokenInfo = { kind: number; values: number[]; variant: number; picture: string | null };
+
+/**
+ * Collects rows in the order they arrive (load numbers), then numbers documents by (price, id) and
+ * lays every column out in that order.
+ */
+export class IndexBuilder {
+  // Per load number.
   private ids: string[] = [];
-  private docById = new Map<string, number>();
+  private loadById = new Map<string, number>();
   private price = new FloatList();
   private oldprice = new FloatList();
   private discount = new FloatList();
@@ -216,27 +217,36 @@ class IndexBuilder {
   private date = new FloatList();
   private priceMargin = new FloatList();
   private rating = new FloatList();
-  private groups: number[] = [];
+  private groups = new IntList();
   private groupIds = new Map<string, number>();
   private groupCount = 0;
-  private availableDocs = new IntList();
+  private availableLoads = new IntList();
+  private postOffsets = new IntList();
+  private postings = new IntList(1 << 16);
+  private merchantLoads = new Map<string, number[]>();
+  // Offers as they arrive.
+  private offerLoad = new IntList();
+  private offerLocation = new IntList();
+  private offerPrice = new FloatList();
+  private offerOldprice = new FloatList();
+  private offerDiscount = new FloatList();
+  // Facet values.
   private dims: Dimension[] = [];
   private dimByKey = new Map<string, number>();
+  private paramDims = new Map<string, number>();
   private valueDim: number[] = [];
   private valueKey: string[] = [];
   private valueLabel: string[] = [];
   private valueNumber: number[] = [];
   private valueStamp: number[] = [];
-  private postOffsets = new IntList();
-  private postings = new IntList(1 << 16);
-  private brandPicture = new Map<number, string>();
-  private merchantDocs = new Map<string, number[]>();
-  private offerOffsets = new IntList();
-  private offerLocation = new IntList();
-  private offerPrice = new FloatList();
-  private offerOldprice = new FloatList();
-  private offerDiscount = new FloatList();
-  private withoutOffers = new IntList();
+  // Label variants of case-folded values ("Nike", "NIKE"): the one of the cheapest product (then
+  // lowest id) is shown, as if documents were visited by price.
+  private variantValue: number[] = [];
+  private variantLabel: string[] = [];
+  private variantPrice: number[] = [];
+  private variantId: string[] = [];
+  // A brand's picture: the one of its cheapest product that has one.
+  private pictures = new Map<number, { url: string; price: number; id: string }>();
   private categories = new Map<string, CategoryNode>();
   private locations: LocationNode[] = [];
   private locationByKey = new Map<string, number>();
@@ -253,23 +263,25 @@ class IndexBuilder {
       this.locations.push(row);
     }
     this.knownLocations = this.locations.length;
-    for (const key of ['category', 'brand', 'color', 'size']) this.dimension(key, false);
+    for (const key of ['category', 'brand', 'color', 'size']) {
+      this.dimByKey.set(key, this.dims.length);
+      this.dims.push({ key, param: false, values: new Map(), priority: 0, numeric: false });
+    }
     this.postOffsets.push(0);
-    this.offerOffsets.push(0);
   }
 
-  private dimension(key: string, param: boolean): number {
-    const mapKey = param ? `param:${key}` : key;
-    let dim = this.dimByKey.get(mapKey);
+  private paramDimension(name: string): number {
+    let dim = this.paramDims.get(name);
     if (dim === undefined) {
       dim = this.dims.length;
-      this.dims.push({ key, param, values: new Map(), priority: 0, numeric: param });
-      this.dimByKey.set(mapKey, dim);
+      this.dims.push({ key: name, param: true, values: new Map(), priority: 0, numeric: true });
+      this.paramDims.set(name, dim);
+      this.dimByKey.set(`param:${name}`, dim);
     }
     return dim;
   }
 
-  private post(doc: number, dim: number, key: string, label: string): number {
+  private value(dim: number, key: string, label: string): number {
     const dimension = this.dims[dim];
     let value = dimension.values.get(key);
     if (value === undefined) {
@@ -283,17 +295,42 @@ class IndexBuilder {
       this.valueStamp.push(-1);
       if (dimension.param && Number.isNaN(asNumber)) dimension.numeric = false;
     }
-    if (this.valueStamp[value] !== doc) {
-      this.valueStamp[value] = doc;
-      this.postings.push(value);
-    }
     return value;
   }
 
+  /** A token seen for the first time: the values it stands for. */
+  private learn(token: string): TokenInfo {
+    const kind = token.charCodeAt(0);
+    const text = token.slice(1);
+    const info: TokenInfo = { kind, values: [], variant: -1, picture: null };
+    if (kind === KIND_CATEGORY) {
+      const node = this.categories.get(text);
+      if (node) for (const ancestor of node.path) info.values.push(this.value(DIM_CATEGORY, ancestor, ancestor));
+      else info.values.push(this.value(DIM_CATEGORY, text, text));
+    } else if (kind === KIND_PICTURE) {
+      info.picture = text;
+    } else if (kind === KIND_BRAND || kind === 111 /* 'o' */ || kind === 115 /* 's' */) {
+      const dim = kind === KIND_BRAND ? DIM_BRAND : kind === 111 ? DIM_COLOR : DIM_SIZE;
+      const value = this.value(dim, foldCase(text), text);
+      info.values.push(value);
+      info.variant = this.variantValue.length;
+      this.variantValue.push(value);
+      this.variantLabel.push(text);
+      this.variantPrice.push(Infinity);
+      this.variantId.push('');
+    } else if (kind === 112 /* 'p' */) {
+      const param = parseParamToken(token);
+      const dim = this.paramDimension(param.name);
+      if (param.priority !== null && param.priority > this.dims[dim].priority) this.dims[dim].priority = param.priority;
+      if (param.value !== null) info.values.push(this.value(dim, param.value, param.value));
+    }
+    return info;
+  }
+
   add(row: Row): void {
-    const doc = this.ids.length;
+    const load = this.ids.length;
     this.ids.push(row.id);
-    this.docById.set(row.id, doc);
+    this.loadById.set(row.id, load);
     this.price.push(row.price);
     this.oldprice.push(row.oldprice ?? NaN);
     this.discount.push(row.discount_percent);
@@ -301,7 +338,7 @@ class IndexBuilder {
     this.date.push(row.date);
     this.priceMargin.push(row.price_margin ?? NaN);
     this.rating.push(row.rating ?? NaN);
-    if (row.available) this.availableDocs.push(doc);
+    if (row.available) this.availableLoads.push(load);
 
     let group: number;
     if (row.group_id === null) group = this.groupCount++;
@@ -312,72 +349,175 @@ class IndexBuilder {
     }
     this.groups.push(group);
 
-    for (const id of row.categories) {
-      const node = this.categories.get(id);
-      if (node) for (const ancestor of node.path) this.post(doc, DIM_CATEGORY, ancestor, ancestor);
-      else this.post(doc, DIM_CATEGORY, id, id);
-    }
-    if (row.brand && row.brand.trim() !== '') {
-      const value = this.post(doc, DIM_BRAND, foldCase(row.brand), row.brand.trim());
-      if (row.brand_picture && !this.brandPicture.has(value)) this.brandPicture.set(value, row.brand_picture);
-    }
-    const fashion = row.fashion;
-    if (fashion && typeof fashion === 'object') {
-      if (Array.isArray(fashion.colors)) {
-        for (const entry of fashion.colors) {
-          const color = entry && typeof entry === 'object' ? (entry as { color?: unknown }).color : undefined;
-          if (typeof color === 'string' && color.trim() !== '') this.post(doc, DIM_COLOR, foldCase(color), color.trim());
-        }
-      }
-      if (Array.isArray(fashion.sizes)) {
-        for (const size of fashion.sizes) {
-          const key = valueKeyOf(size);
-          if (key !== null && key.trim() !== '') this.post(doc, DIM_SIZE, foldCase(key), key.trim());
-        }
-      }
-    }
-    for (const param of row.params ?? []) {
-      // searchable:false params stay on the product but are neither filters nor facets.
-      if (param.searchable === false || typeof param.name !== 'string' || param.name === '') continue;
-      const dim = this.dimension(param.name, true);
-      if (typeof param.priority === 'number' && param.priority > this.dims[dim].priority) this.dims[dim].priority = param.priority;
-      const values = Array.isArray(param.value) ? param.value : [param.value];
-      for (const raw of values) {
-        const key = valueKeyOf(raw);
-        if (key !== null) this.post(doc, dim, key, key);
-      }
+    if (row.facets !== null) this.postTokens(load, row.price, row.id, row.facets);
+    else {
+      const tokens = facetTokenList({ categories: row.categories ?? [], brand: row.brand, brand_picture: row.brand_picture, params: row.params, fashion: row.fashion });
+      for (const token of tokens) this.postTokens(load, row.price, row.id, token, true);
     }
     this.postOffsets.push(this.postings.length);
 
     for (const merchant of row.merchants ?? []) {
       const key = foldCase(merchant);
-      const list = this.merchantDocs.get(key);
+      const list = this.merchantLoads.get(key);
       if (list) {
-        if (list[list.length - 1] !== doc) list.push(doc);
-      } else this.merchantDocs.set(key, [doc]);
+        if (list[list.length - 1] !== load) list.push(load);
+      } else this.merchantLoads.set(key, [load]);
     }
+  }
 
-    const offerLocations = row.offer_locations ?? [];
-    if (offerLocations.length === 0) this.withoutOffers.push(doc);
-    for (let i = 0; i < offerLocations.length; i++) {
-      let location = this.locationByKey.get(offerLocations[i]);
-      if (location === undefined) {
-        location = this.locations.length;
-        this.locationByKey.set(offerLocations[i], location);
-        this.locations.push({ id: offerLocations[i], name: offerLocations[i], type: null, path: [offerLocations[i]] });
+  /**
+   * Posts the values of the tokens in `text` (or of `text` as one token). Tokens are found in a
+   * hash table without making a substring for one seen before (the hot loop of a build: ~25
+   * tokens, ~550 characters per product in the benchmark's catalog).
+   */
+  private postTokens(load: number, price: number, id: string, text: string, whole = false): void {
+    const { valueStamp, postings } = this;
+    let brand = -1;
+    let start = 0;
+    while (start < text.length) {
+      let end = whole ? text.length : text.indexOf(TOKEN_SEPARATOR, start);
+      if (end < 0) end = text.length;
+      // The hash reads the length and at most 20 characters at the ends (where tokens differ);
+      // the table compares the whole token.
+      const length = end - start;
+      let hash = Math.imul(length, 0x01000193);
+      if (length <= 20) {
+        for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+      } else {
+        for (let i = start; i < start + 8; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+        for (let i = end - 12; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
       }
-      this.offerLocation.push(location);
-      this.offerPrice.push(row.offer_prices![i]);
-      this.offerOldprice.push(row.offer_oldprices![i] ?? NaN);
-      this.offerDiscount.push(row.offer_discounts![i]);
+      const info = this.tokenInfo(text, start, end, hash);
+      start = end + 1;
+      if (info.picture !== null) {
+        if (brand >= 0) this.offerPicture(brand, info.picture, price, id);
+        continue;
+      }
+      const values = info.values;
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (valueStamp[value] !== load) {
+          valueStamp[value] = load;
+          postings.push(value);
+        }
+      }
+      if (info.variant >= 0) {
+        const v = info.variant;
+        if (price < this.variantPrice[v] || (price === this.variantPrice[v] && id < this.variantId[v])) {
+          this.variantPrice[v] = price;
+          this.variantId[v] = id;
+        }
+        if (info.kind === KIND_BRAND) brand = values[0];
+      }
     }
-    this.offerOffsets.push(this.offerLocation.length);
+  }
+
+  private slotHash = new Int32Array(1024);
+  private slotToken: (string | undefined)[] = new Array(1024);
+  private slotInfo: (TokenInfo | undefined)[] = new Array(1024);
+  private slotsUsed = 0;
+
+  private tokenInfo(text: string, start: number, end: number, hash: number): TokenInfo {
+    const length = end - start;
+    let mask = this.slotHash.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const token = this.slotToken[slot];
+      if (token === undefined) break;
+      if (this.slotHash[slot] === hash && token.length === length && sameText(token, text, start)) return this.slotInfo[slot]!;
+      slot = (slot + 1) & mask;
+    }
+    const token = text.slice(start, end);
+    const info = this.learn(token);
+    if (++this.slotsUsed * 2 > this.slotHash.length) {
+      // Grow, then find the new token's slot again.
+      const hashes = this.slotHash;
+      const tokens = this.slotToken;
+      const infos = this.slotInfo;
+      this.slotHash = new Int32Array(hashes.length * 2);
+      this.slotToken = new Array(hashes.length * 2);
+      this.slotInfo = new Array(hashes.length * 2);
+      mask = this.slotHash.length - 1;
+      for (let old = 0; old < hashes.length; old++) {
+        if (tokens[old] !== undefined) this.place(hashes[old], tokens[old]!, infos[old]!, mask);
+      }
+    }
+    this.place(hash, token, info, mask);
+    return info;
+  }
+
+  private place(hash: number, token: string, info: TokenInfo, mask: number): void {
+    let slot = hash & mask;
+    while (this.slotToken[slot] !== undefined) slot = (slot + 1) & mask;
+    this.slotHash[slot] = hash;
+    this.slotToken[slot] = token;
+    this.slotInfo[slot] = info;
+  }
+
+  private offerPicture(brand: number, url: string, price: number, id: string): void {
+    const current = this.pictures.get(brand);
+    if (!current || price < current.price || (price === current.price && id < current.id)) this.pictures.set(brand, { url, price, id });
+  }
+
+  addOffer(row: OfferRow): void {
+    const load = this.loadById.get(row.product_id);
+    if (load === undefined) return;
+    let location = this.locationByKey.get(row.location_id);
+    if (location === undefined) {
+      location = this.locations.length;
+      this.locationByKey.set(row.location_id, location);
+      this.locations.push({ id: row.location_id, name: row.location_id, type: null, path: [row.location_id] });
+    }
+    this.offerLoad.push(load);
+    this.offerLocation.push(location);
+    this.offerPrice.push(row.price);
+    this.offerOldprice.push(row.oldprice ?? NaN);
+    this.offerDiscount.push(row.discount_percent);
   }
 
   /** The index; gives the event loop a turn between its steps (queries go on meanwhile). */
   async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
-    const groupOf = Int32Array.from(this.groups);
+    this.loadById = new Map();
+    const loadIds = this.ids;
+    // Ranks of the ids in code-unit order, then documents by (price, id).
+    const byId = new Int32Array(n);
+    for (let load = 0; load < n; load++) byId[load] = load;
+    byId.sort((a, b) => compareIds(loadIds[a], loadIds[b]));
+    const loadIdRank = new Int32Array(n);
+    for (let rank = 0; rank < n; rank++) loadIdRank[byId[rank]] = rank;
+    await yieldToEventLoop();
+    const loadPrice = this.price.view();
+    const perm = new Int32Array(n); // document → load number
+    for (let load = 0; load < n; load++) perm[load] = load;
+    perm.sort((a, b) => loadPrice[a] - loadPrice[b] || loadIdRank[a] - loadIdRank[b]);
+    const docOfLoad = new Int32Array(n);
+    for (let doc = 0; doc < n; doc++) docOfLoad[perm[doc]] = doc;
+    await yieldToEventLoop();
+
+    const gather = (list: FloatList) => {
+      const from = list.view();
+      const to = new Float64Array(n);
+      for (let doc = 0; doc < n; doc++) to[doc] = from[perm[doc]];
+      return to;
+    };
+    const idOffsets = new Int32Array(n + 1);
+    const idParts = new Array<string>(n);
+    const idRank = new Int32Array(n);
+    const groupOf = new Int32Array(n);
+    const loadGroups = this.groups.view();
+    for (let doc = 0; doc < n; doc++) {
+      const load = perm[doc];
+      idParts[doc] = loadIds[load];
+      idOffsets[doc + 1] = idOffsets[doc] + loadIds[load].length;
+      idRank[doc] = loadIdRank[load];
+      groupOf[doc] = loadGroups[load];
+    }
+    const idText = idParts.join('');
+    this.ids = [];
+    const idOrder = new Int32Array(n);
+    for (let rank = 0; rank < n; rank++) idOrder[rank] = docOfLoad[byId[rank]];
+
     // Counting sort of documents by group.
     const groupStart = new Int32Array(this.groupCount + 1);
     for (let doc = 0; doc < n; doc++) groupStart[groupOf[doc] + 1]++;
@@ -392,50 +532,90 @@ class IndexBuilder {
     }
     await yieldToEventLoop();
 
-    const postOffsets = this.postOffsets.toArray();
-    const postings = this.postings.toArray();
+    // Each document's values laid out in group order, so counting reads them front to back.
     const valueCount = this.valueKey.length;
+    const loadOffsets = this.postOffsets.view();
+    const loadPostings = this.postings.view();
+    const postOffsets = new Int32Array(n + 1);
+    for (let rank = 0; rank < n; rank++) {
+      const load = perm[groupOrder[rank]];
+      postOffsets[rank + 1] = postOffsets[rank] + loadOffsets[load + 1] - loadOffsets[load];
+    }
+    const postings = valueCount < 65536 ? new Uint16Array(loadPostings.length) : new Int32Array(loadPostings.length);
+    for (let rank = 0; rank < n; rank++) {
+      const load = perm[groupOrder[rank]];
+      postings.set(loadPostings.subarray(loadOffsets[load], loadOffsets[load + 1]), postOffsets[rank]);
+    }
+    this.postings = new IntList(1);
+    await yieldToEventLoop();
+
+    // Per value its documents, ascending.
     const invOffsets = new Int32Array(valueCount + 1);
     for (let p = 0; p < postings.length; p++) invOffsets[postings[p] + 1]++;
     for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
     const invDocs = new Int32Array(postings.length);
     const cursor = invOffsets.slice(0, valueCount);
     for (let doc = 0; doc < n; doc++) {
-      for (let p = postOffsets[doc]; p < postOffsets[doc + 1]; p++) invDocs[cursor[postings[p]]++] = doc;
+      const rank = groupRank[doc];
+      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) invDocs[cursor[postings[p]]++] = doc;
       if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
 
-    // Re-lay the values in group order, so counting reads them front to back.
-    const rankOffsets = new Int32Array(n + 1);
-    for (let rank = 0; rank < n; rank++) {
-      const doc = groupOrder[rank];
-      rankOffsets[rank + 1] = rankOffsets[rank] + postOffsets[doc + 1] - postOffsets[doc];
-    }
-    const rankPostings = new Int32Array(postings.length);
-    for (let rank = 0; rank < n; rank++) {
-      const doc = groupOrder[rank];
-      rankPostings.set(postings.subarray(postOffsets[doc], postOffsets[doc + 1]), rankOffsets[rank]);
-    }
-    await yieldToEventLoop();
-
     const available = emptySet(n);
-    const availableDocs = this.availableDocs.toArray();
-    for (let i = 0; i < availableDocs.length; i++) add(available, availableDocs[i]);
-    const withoutOffers = emptySet(n);
-    const withoutDocs = this.withoutOffers.toArray();
-    for (let i = 0; i < withoutDocs.length; i++) add(withoutOffers, withoutDocs[i]);
+    const availableLoads = this.availableLoads.view();
+    for (let i = 0; i < availableLoads.length; i++) add(available, docOfLoad[availableLoads[i]]);
 
-    const offerOffsets = this.offerOffsets.toArray();
-    const offerLocation = this.offerLocation.toArray();
-    const offerDoc = new Int32Array(offerLocation.length);
+    // Offers per document, each document's sorted by location id (ties in prices go to the lowest).
+    const offerCount = this.offerLoad.length;
+    const offerLoad = this.offerLoad.view();
+    const offerOffsets = new Int32Array(n + 1);
+    for (let o = 0; o < offerCount; o++) offerOffsets[docOfLoad[offerLoad[o]] + 1]++;
+    for (let doc = 0; doc < n; doc++) offerOffsets[doc + 1] += offerOffsets[doc];
+    const placed = new Int32Array(offerCount); // position → arriving offer
+    const next = offerOffsets.slice(0, n);
+    for (let o = 0; o < offerCount; o++) placed[next[docOfLoad[offerLoad[o]]]++] = o;
+    const arrivingLocation = this.offerLocation.view();
+    const locationIdOf = (o: number) => this.locations[arrivingLocation[o]].id;
+    for (let doc = 0; doc < n; doc++) {
+      const from = offerOffsets[doc];
+      const to = offerOffsets[doc + 1];
+      // Insertion sort: a product has a handful of offers.
+      for (let i = from + 1; i < to; i++) {
+        const offer = placed[i];
+        const id = locationIdOf(offer);
+        let j = i - 1;
+        while (j >= from && locationIdOf(placed[j]) > id) {
+          placed[j + 1] = placed[j];
+          j--;
+        }
+        placed[j + 1] = offer;
+      }
+    }
+    const arrivingPrice = this.offerPrice.view();
+    const arrivingOldprice = this.offerOldprice.view();
+    const arrivingDiscount = this.offerDiscount.view();
+    const offerLocation = new Int32Array(offerCount);
+    const offerPrice = new Float64Array(offerCount);
+    const offerOldprice = new Float64Array(offerCount);
+    const offerDiscount = new Float64Array(offerCount);
+    const offerDoc = new Int32Array(offerCount);
+    for (let i = 0; i < offerCount; i++) {
+      const o = placed[i];
+      offerLocation[i] = arrivingLocation[o];
+      offerPrice[i] = arrivingPrice[o];
+      offerOldprice[i] = arrivingOldprice[o];
+      offerDiscount[i] = arrivingDiscount[o];
+    }
     for (let doc = 0; doc < n; doc++) offerDoc.fill(doc, offerOffsets[doc], offerOffsets[doc + 1]);
+    const withoutOffers = emptySet(n);
+    for (let doc = 0; doc < n; doc++) if (offerOffsets[doc] === offerOffsets[doc + 1]) add(withoutOffers, doc);
     const locationOfferOffsets = new Int32Array(this.locations.length + 1);
-    for (let o = 0; o < offerLocation.length; o++) locationOfferOffsets[offerLocation[o] + 1]++;
+    for (let o = 0; o < offerCount; o++) locationOfferOffsets[offerLocation[o] + 1]++;
     for (let l = 0; l < this.locations.length; l++) locationOfferOffsets[l + 1] += locationOfferOffsets[l];
-    const locationOffers = new Int32Array(offerLocation.length);
-    const next = locationOfferOffsets.slice(0, this.locations.length);
-    for (let o = 0; o < offerLocation.length; o++) locationOffers[next[offerLocation[o]]++] = o;
+    const locationOffers = new Int32Array(offerCount);
+    const nextOffer = locationOfferOffsets.slice(0, this.locations.length);
+    for (let o = 0; o < offerCount; o++) locationOffers[nextOffer[offerLocation[o]]++] = o;
 
     const locationDescendants = this.locations.map((_, number) => {
       const id = this.locations[number].id;
@@ -449,9 +629,26 @@ class IndexBuilder {
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
 
-    const salesRate = this.salesRate.toArray();
+    // Each case-folded value shows its cheapest product's spelling.
+    const bestVariant = new Map<number, number>();
+    for (let v = 0; v < this.variantValue.length; v++) {
+      const value = this.variantValue[v];
+      const best = bestVariant.get(value);
+      if (
+        best === undefined ||
+        this.variantPrice[v] < this.variantPrice[best] ||
+        (this.variantPrice[v] === this.variantPrice[best] && this.variantId[v] < this.variantId[best])
+      ) {
+        bestVariant.set(value, v);
+      }
+    }
+    for (const [value, v] of bestVariant) this.valueLabel[value] = this.variantLabel[v];
+
+    const salesRate = gather(this.salesRate);
     let maxSalesRate = 0;
     for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
+    const merchants = new Map<string, Int32Array>();
+    for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
 
     return {
       shopId: this.shopId,
@@ -459,16 +656,17 @@ class IndexBuilder {
       treeFingerprint,
       buildMs: 0,
       n,
-      ids: this.ids,
-      docById: this.docById,
-      idRank: new Int32Array(n), // filled by idRanks()
-      price: this.price.toArray(),
-      oldprice: this.oldprice.toArray(),
-      discount: this.discount.toArray(),
+      idText,
+      idOffsets,
+      idRank,
+      idOrder,
+      price: gather(this.price),
+      oldprice: gather(this.oldprice),
+      discount: gather(this.discount),
       salesRate,
-      date: this.date.toArray(),
-      priceMargin: this.priceMargin.toArray(),
-      rating: this.rating.toArray(),
+      date: gather(this.date),
+      priceMargin: gather(this.priceMargin),
+      rating: gather(this.rating),
       maxSalesRate,
       groupOf,
       groupOrder,
@@ -480,21 +678,21 @@ class IndexBuilder {
       valueKey: this.valueKey,
       valueLabel: this.valueLabel,
       valueNumber: Float64Array.from(this.valueNumber),
-      postOffsets: rankOffsets,
-      postings: rankPostings,
+      postOffsets,
+      postings,
       invOffsets,
       invDocs,
-      brandPicture: this.brandPicture,
-      merchants: new Map([...this.merchantDocs].map(([key, docs]) => [key, Int32Array.from(docs)])),
+      brandPicture: new Map([...this.pictures].map(([value, picture]) => [value, picture.url])),
+      merchants,
       withoutOffers,
       offerOffsets,
       offerLocation,
       offerDoc,
       locationOfferOffsets,
       locationOffers,
-      offerPrice: this.offerPrice.toArray(),
-      offerOldprice: this.offerOldprice.toArray(),
-      offerDiscount: this.offerDiscount.toArray(),
+      offerPrice,
+      offerOldprice,
+      offerDiscount,
       locations: this.locations,
       locationByKey: this.locationByKey,
       locationDescendants,
@@ -512,8 +710,8 @@ export function indexBytes(index: ShopIndex): number {
   for (const value of Object.values(index)) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   }
-  // ids (string + map entry), value dictionary, merchants.
-  bytes += index.n * 120 + index.valueKey.length * 160;
+  // ids, value dictionary, merchants.
+  bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
   return bytes;
 }

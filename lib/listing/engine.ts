@@ -1,5 +1,5 @@
 import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, type PriceStats } from './price-stats';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
@@ -45,6 +45,12 @@ export function docsSet(n: number, lists: (Int32Array | undefined)[]): Bitset {
   const set = emptySet(n);
   for (const docs of lists) if (docs) for (let i = 0; i < docs.length; i++) add(set, docs[i]);
   return set;
+}
+
+/** The document with this id as a one-element list, or undefined. */
+export function idDocs(index: ShopIndex, id: string): Int32Array | undefined {
+  const doc = docOf(index, id);
+  return doc === undefined ? undefined : Int32Array.of(doc);
 }
 
 /** Location numbers the query asks for, each with every location below it. */
@@ -197,6 +203,31 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
 }
 
 /**
+ * Buffers of the size of the catalog that every query needs, kept with the index instead of being
+ * allocated per query (at a million products they would otherwise make ~5 MB of garbage a query
+ * and frequent full collections). Queries run synchronously, one at a time, so one set is enough.
+ */
+type Work = { ranks: Bitset; reps: Int32Array; prices: Float64Array; groupStamp: Int32Array; mark: number };
+
+function workOf(index: ShopIndex): Work {
+  let work = index.cache.get('work') as Work | undefined;
+  if (!work) {
+    work = { ranks: emptySet(index.n), reps: new Int32Array(index.n), prices: new Float64Array(index.n), groupStamp: new Int32Array(index.n), mark: 0 };
+    index.cache.set('work', work);
+  }
+  return work;
+}
+
+/** A new mark for `groupStamp`: a group is taken in this query when its stamp equals it. */
+function nextMark(work: Work): number {
+  if (work.mark === 0x7fffffff) {
+    work.groupStamp.fill(0);
+    work.mark = 0;
+  }
+  return ++work.mark;
+}
+
+/**
  * Over `set`, one per product (group): counts the values of the dimensions in `dims`, and the
  * products having any value of the dimensions in `presentDims`. The hot loop of the engine.
  */
@@ -209,13 +240,14 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
   // Documents are visited in group order (through their ranks), which is also how their values are
   // laid out: the reads go front to back, and a group's documents come together, so a value is
   // counted once per group (or per document without collapse) with a stamp.
-  const ranks = emptySet(index.n);
+  const ranks = workOf(index).ranks; // all clear; cleared again as it is read
   forEachDocument(set, (doc) => {
     const rank = groupRank[doc];
     ranks[rank >>> 5] |= 1 << (rank & 31);
   });
   for (let w = 0; w < ranks.length; w++) {
     let bits = ranks[w];
+    ranks[w] = 0;
     while (bits !== 0) {
       const low = bits & -bits;
       const rank = (w << 5) + 31 - Math.clz32(low);
@@ -363,7 +395,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     narrowed = true;
   };
   if (query.exclude.length) {
-    subtractInto(base, docsSet(n, query.exclude.map((id) => (index.docById.has(id) ? Int32Array.of(index.docById.get(id)!) : undefined))));
+    subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
     narrowed = true;
   }
   if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id))));
@@ -438,10 +470,13 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   const sortBy = query.sortBy;
   const values = sortValues(index, sortBy, effective, search);
   const size = cardinality(matched);
-  const reps = new Int32Array(size);
-  const prices = new Float64Array(size); // of the representatives, for the price statistics
+  const work = workOf(index);
+  const reps = work.reps;
+  const prices = work.prices; // of the representatives, for the price statistics
   let total = 0;
-  const seen = query.collapse ? new Uint8Array(n) : null;
+  const collapse = query.collapse;
+  const taken = work.groupStamp;
+  const mark = nextMark(work);
   const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
   // Sorting costs ~size·log(size) comparisons; walking the kept order costs n bit tests.
   if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
@@ -453,10 +488,10 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     ordered.sort(comparator(index, values, query.sortDir));
     for (let k = 0; k < size; k++) {
       const doc = ordered[k];
-      if (seen) {
+      if (collapse) {
         const group = index.groupOf[doc];
-        if (seen[group]) continue;
-        seen[group] = 1;
+        if (taken[group] === mark) continue;
+        taken[group] = mark;
       }
       prices[total] = effective.price[doc];
       reps[total++] = doc;
@@ -469,10 +504,10 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     for (let k = 0; k < n; k++) {
       const doc = order[k];
       if ((matched[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-      if (seen) {
+      if (collapse) {
         const group = groups[k];
-        if (seen[group]) continue;
-        seen[group] = 1;
+        if (taken[group] === mark) continue;
+        taken[group] = mark;
       }
       prices[total] = walkPrices ? walkPrices[k] : effective.price[doc];
       reps[total++] = doc;
@@ -520,7 +555,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
         if (query.categories.length) matchedBy.categories = query.categories.filter((id) => hasValue(index, doc, DIM_CATEGORY, id));
         if (effective.offerLocation && effective.offerLocation[doc] >= 0) matchedBy.location = index.locations[effective.offerLocation[doc]].id;
         if (search) matchedBy.search_score = search.score[doc];
-        return { id: index.ids[doc], sort_by: sortBy, sort_key: Number.isNaN(value) ? null : value, matched: matchedBy };
+        return { id: idOf(index, doc), sort_by: sortBy, sort_key: Number.isNaN(value) ? null : value, matched: matchedBy };
       })
     : null;
 

@@ -3,6 +3,7 @@ import { applyProducts } from '@/lib/catalog/apply-products';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
+import { docOf } from './build-index';
 import { dropIndexes, indexFor, loadedIndexes, setIndexBudget } from './index-store';
 
 let database: TestDatabase;
@@ -45,7 +46,7 @@ it('keeps answering from the current index while the next one is built, then swa
   // Right after the commit the old index still answers, without waiting.
   const meanwhile = await indexFor(sql, shopId);
   expect([first.version, first.version + 1]).toContain(meanwhile.version);
-  const next = await eventually(() => indexFor(sql, shopId), (index) => index.docById.has('new'), 10_000);
+  const next = await eventually(() => indexFor(sql, shopId), (index) => docOf(index, 'new') !== undefined, 10_000);
   expect(next.version).toBe(first.version + 1);
   expect(next.n).toBe(21);
 });

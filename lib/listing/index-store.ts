@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
-import { buildIndex, catalogState, indexBytes, type ShopIndex } from './build-index';
+import { buildIndex, catalogState, docOf, indexBytes, type ShopIndex } from './build-index';
 import { sortedDocuments } from './engine';
 import { buildSearchIndex, type SearchIndex } from './search';
 
@@ -116,7 +116,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
     const started = performance.now();
     const available = index.available.slice();
     for (const row of rows) {
-      const doc = index.docById.get(row.id);
+      const doc = docOf(index, row.id);
       if (doc === undefined) return null;
       if (row.available) add(available, doc);
       else remove(available, doc);

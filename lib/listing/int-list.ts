@@ -19,6 +19,11 @@ export class IntList {
   toArray(): Int32Array {
     return this.data.slice(0, this.length);
   }
+
+  /** The values without a copy (valid until the next push). */
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
 }
 
 /** The same for doubles. */
@@ -41,5 +46,9 @@ export class FloatList {
 
   toArray(): Float64Array {
     return this.data.slice(0, this.length);
+  }
+
+  view(): Float64Array {
+    return this.data.subarray(0, this.length);
   }
 }

@@ -4,7 +4,7 @@ import { productCard, type CardContext, type StoredProduct } from '@/lib/storefr
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type CategoryNode, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
@@ -122,7 +122,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   const search = query.searchQuery ? searchDocuments(index, await searchIndexFor(index), query.searchQuery, query.searchScope) : null;
   const result = runListing(index, query, search);
 
-  const pageIds = Array.from(result.page, (doc) => index.ids[doc]);
+  const pageIds = Array.from(result.page, (doc) => idOf(index, doc));
   const located = pageIds.flatMap((id, i) => (result.pageLocation[i] >= 0 ? [{ id, location: index.locations[result.pageLocation[i]].id }] : []));
   const [stored, stock] = await Promise.all([storedProducts(ctx, shop.id, pageIds), offerStock(ctx, shop.id, located)]);
   const cardContext: CardContext = {

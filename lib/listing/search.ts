@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { emptySet } from './bitset';
-import { DIM_BRAND, DIM_CATEGORY, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
 import { IntList } from './int-list';
 import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
 import type { SearchHits } from './engine';
@@ -46,7 +46,7 @@ export async function buildSearchIndex(sql: Sql, index: ShopIndex): Promise<Sear
     select id, name, data->>'model' as model, data->'book' as book from products where shop_id = ${index.shopId}`.cursor(5000);
   for await (const rows of cursor) {
     for (const row of rows) {
-      const doc = index.docById.get(row.id);
+      const doc = docOf(index, row.id);
       if (doc === undefined) continue; // added after this index version
       addWords(docWords, row.name, doc * 8 + 0);
       addWords(docWords, row.model, doc * 8 + 1);

@@ -1,0 +1,97 @@
+// A product's facet values as the listing index reads them, one token each: computed once when
+// the product is stored (the `facets` column), so building an index reads a short string per
+// product instead of parsing its params from JSON. Rows without the column (stored before it
+// existed) get the same tokens from their data at build time.
+
+export const TOKEN_SEPARATOR = '\u001e';
+export const PART_SEPARATOR = '\u001f';
+
+/** How a param or feature value is keyed: JSON Booleans match "true"/"false" (CONTRACT §3). */
+export function valueKeyOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return null;
+}
+
+/** Brands, merchants, colours and sizes compare case-insensitively. */
+export function foldCase(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+export type ParamToken = { priority: number | null; name: string; value: string | null };
+
+/** A `p` token's parts. */
+export function parseParamToken(token: string): ParamToken {
+  const first = token.indexOf(PART_SEPARATOR);
+  const second = token.indexOf(PART_SEPARATOR, first + 1);
+  const length = Number(token.slice(first + 1, second));
+  const nameEnd = second + 1 + length;
+  return {
+    priority: first > 1 ? Number(token.slice(1, first)) : null,
+    name: token.slice(second + 1, nameEnd),
+    value: nameEnd < token.length ? token.slice(nameEnd + 1) : null,
+  };
+}
+
+export type FacetSource = {
+  categories: string[];
+  brand?: string | null;
+  brand_picture?: unknown;
+  params?: unknown;
+  fashion?: unknown;
+};
+
+/**
+ * The tokens, each a kind letter and its text: `c` a category id, `b` the brand (trimmed) and `r`
+ * its picture, `o` a colour, `s` a size, `p` a param as `priority␟length of name␟name[␟value]` (a
+ * param without a usable value still makes its dimension and priority known). Params with `searchable: false`
+ * are left out: they are neither filters nor facets.
+ */
+export function facetTokenList(source: FacetSource): string[] {
+  const tokens: string[] = [];
+  for (const id of source.categories) tokens.push(`c${id}`);
+  if (typeof source.brand === 'string' && source.brand.trim() !== '') {
+    tokens.push(`b${source.brand.trim()}`);
+    if (typeof source.brand_picture === 'string' && source.brand_picture !== '') tokens.push(`r${source.brand_picture}`);
+  }
+  const fashion = source.fashion as { sizes?: unknown; colors?: unknown } | null | undefined;
+  if (fashion && typeof fashion === 'object') {
+    if (Array.isArray(fashion.colors)) {
+      for (const entry of fashion.colors) {
+        const color = entry && typeof entry === 'object' ? (entry as { color?: unknown }).color : undefined;
+        if (typeof color === 'string' && color.trim() !== '') tokens.push(`o${color.trim()}`);
+      }
+    }
+    if (Array.isArray(fashion.sizes)) {
+      for (const size of fashion.sizes) {
+        const key = valueKeyOf(size);
+        if (key !== null && key.trim() !== '') tokens.push(`s${key.trim()}`);
+      }
+    }
+  }
+  if (Array.isArray(source.params)) {
+    for (const param of source.params as { name?: unknown; value?: unknown; priority?: unknown; searchable?: unknown }[]) {
+      if (!param || typeof param !== 'object' || param.searchable === false || typeof param.name !== 'string' || param.name === '') continue;
+      const priority = typeof param.priority === 'number' && Number.isFinite(param.priority) ? param.priority : '';
+      const head = `p${priority}${PART_SEPARATOR}${param.name.length}${PART_SEPARATOR}${param.name}`;
+      const values = Array.isArray(param.value) ? param.value : [param.value];
+      let valued = false;
+      for (const raw of values) {
+        const key = valueKeyOf(raw);
+        if (key === null) continue;
+        tokens.push(`${head}${PART_SEPARATOR}${key}`);
+        valued = true;
+      }
+      if (!valued) tokens.push(head);
+    }
+  }
+  return tokens;
+}
+
+/** The tokens as stored, or null when a text holds a separator (the builder then reads `data`). */
+export function facetTokens(source: FacetSource): string | null {
+  const tokens = facetTokenList(source);
+  for (const token of tokens) if (token.includes(TOKEN_SEPARATOR)) return null;
+  return tokens.join(TOKEN_SEPARATOR);
+}
