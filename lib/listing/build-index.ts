@@ -475,6 +475,26 @@ export class IndexBuilder {
     this.offerDiscount.push(row.discount_percent);
   }
 
+  /**
+   * Renumbers the values so each dimension's are consecutive (in the order first seen), in every
+   * structure that holds value numbers but the postings; returns old number → new number.
+   */
+  private numberValuesByDimension(): Int32Array {
+    const count = this.valueKey.length;
+    const order = Array.from({ length: count }, (_, value) => value).sort((a, b) => this.valueDim[a] - this.valueDim[b] || a - b);
+    const renumber = new Int32Array(count);
+    order.forEach((old, value) => (renumber[old] = value));
+    const permute = <T>(list: T[]) => order.map((old) => list[old]);
+    this.valueDim = permute(this.valueDim);
+    this.valueKey = permute(this.valueKey);
+    this.valueLabel = permute(this.valueLabel);
+    this.valueNumber = permute(this.valueNumber);
+    for (const dimension of this.dims) for (const [key, old] of dimension.values) dimension.values.set(key, renumber[old]);
+    this.variantValue = this.variantValue.map((old) => renumber[old]);
+    this.pictures = new Map([...this.pictures].map(([old, picture]) => [renumber[old], picture]));
+    return renumber;
+  }
+
   /** The index; gives the event loop a turn between its steps (queries go on meanwhile). */
   async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
@@ -532,33 +552,34 @@ export class IndexBuilder {
     }
     await yieldToEventLoop();
 
-    // Each document's values laid out in group order, so counting reads them front to back.
+    // Values renumbered so each dimension's are consecutive, then per value its documents
+    // (ascending), then each document's values in ascending order (a dimension's together),
+    // laid out in group order, the order counting reads them in.
     const valueCount = this.valueKey.length;
+    const renumber = this.numberValuesByDimension();
     const loadOffsets = this.postOffsets.view();
     const loadPostings = this.postings.view();
+    const invOffsets = new Int32Array(valueCount + 1);
+    for (let p = 0; p < loadPostings.length; p++) invOffsets[renumber[loadPostings[p]] + 1]++;
+    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
+    const invDocs = new Int32Array(loadPostings.length);
+    const cursor = invOffsets.slice(0, valueCount);
+    for (let doc = 0; doc < n; doc++) {
+      const load = perm[doc];
+      for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) invDocs[cursor[renumber[loadPostings[p]]]++] = doc;
+      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+    }
+    this.postings = new IntList(1);
+    await yieldToEventLoop();
     const postOffsets = new Int32Array(n + 1);
     for (let rank = 0; rank < n; rank++) {
       const load = perm[groupOrder[rank]];
       postOffsets[rank + 1] = postOffsets[rank] + loadOffsets[load + 1] - loadOffsets[load];
     }
-    const postings = valueCount < 65536 ? new Uint16Array(loadPostings.length) : new Int32Array(loadPostings.length);
-    for (let rank = 0; rank < n; rank++) {
-      const load = perm[groupOrder[rank]];
-      postings.set(loadPostings.subarray(loadOffsets[load], loadOffsets[load + 1]), postOffsets[rank]);
-    }
-    this.postings = new IntList(1);
-    await yieldToEventLoop();
-
-    // Per value its documents, ascending.
-    const invOffsets = new Int32Array(valueCount + 1);
-    for (let p = 0; p < postings.length; p++) invOffsets[postings[p] + 1]++;
-    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
-    const invDocs = new Int32Array(postings.length);
-    const cursor = invOffsets.slice(0, valueCount);
-    for (let doc = 0; doc < n; doc++) {
-      const rank = groupRank[doc];
-      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) invDocs[cursor[postings[p]]++] = doc;
-      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+    const postings = valueCount < 65536 ? new Uint16Array(invDocs.length) : new Int32Array(invDocs.length);
+    const fillAt = postOffsets.slice(0, n);
+    for (let v = 0; v < valueCount; v++) {
+      for (let i = invOffsets[v]; i < invOffsets[v + 1]; i++) postings[fillAt[groupRank[invDocs[i]]]++] = v;
     }
     await yieldToEventLoop();
 

@@ -230,6 +230,12 @@ function nextMark(work: Work): number {
 /**
  * Over `set`, one per product (group): counts the values of the dimensions in `dims`, and the
  * products having any value of the dimensions in `presentDims`. The hot loop of the engine.
+ *
+ * Documents are visited in group order (through their ranks), which is also how their values are
+ * laid out, so the reads go front to back. A document's values are in ascending order, a
+ * dimension's together, and a value appears once per document: a product that is alone in the
+ * set is counted with plain increments. Only a group with several documents in the set needs
+ * stamps, so each value counts once for the group.
  */
 function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, presentDims: Uint8Array, out: DimCounts): void {
   const { postOffsets, postings, valueDim, groupRank, groupOrder, groupOf } = index;
@@ -237,14 +243,58 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
   const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
   const all = dims.every((d) => d === 1) && presentDims.every((d) => d === 1);
   const { counts, present } = out;
-  // Documents are visited in group order (through their ranks), which is also how their values are
-  // laid out: the reads go front to back, and a group's documents come together, so a value is
-  // counted once per group (or per document without collapse) with a stamp.
-  const ranks = workOf(index).ranks; // all clear; cleared again as it is read
+  const work = workOf(index);
+  const ranks = work.ranks; // all clear; cleared again as it is read
   forEachDocument(set, (doc) => {
     const rank = groupRank[doc];
     ranks[rank >>> 5] |= 1 << (rank & 31);
   });
+
+  const countAlone = (rank: number) => {
+    const end = postOffsets[rank + 1];
+    let previousDim = -1;
+    if (all) {
+      for (let p = postOffsets[rank]; p < end; p++) {
+        const value = postings[p];
+        counts[value]++;
+        const dim = valueDim[value];
+        if (dim !== previousDim) {
+          present[dim]++;
+          previousDim = dim;
+        }
+      }
+      return;
+    }
+    for (let p = postOffsets[rank]; p < end; p++) {
+      const value = postings[p];
+      const dim = valueDim[value];
+      if (dims[dim] === 1) counts[value]++;
+      if (dim !== previousDim) {
+        if (presentDims[dim] === 1) present[dim]++;
+        previousDim = dim;
+      }
+    }
+  };
+  const countShared = (rank: number, unit: number) => {
+    const end = postOffsets[rank + 1];
+    for (let p = postOffsets[rank]; p < end; p++) {
+      const value = postings[p];
+      const dim = valueDim[value];
+      if ((all || dims[dim] === 1) && valueStamp[value] !== unit) {
+        valueStamp[value] = unit;
+        counts[value]++;
+      }
+      if ((all || presentDims[dim] === 1) && dimStamp[dim] !== unit) {
+        dimStamp[dim] = unit;
+        present[dim]++;
+      }
+    }
+  };
+
+  // A run: the set's documents of one group, in rank order (pending until the group changes).
+  let runGroup = -1;
+  let runFirst = -1;
+  let runShared = false;
   for (let w = 0; w < ranks.length; w++) {
     let bits = ranks[w];
     ranks[w] = 0;
@@ -252,23 +302,26 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8
       const low = bits & -bits;
       const rank = (w << 5) + 31 - Math.clz32(low);
       bits ^= low;
-      const doc = groupOrder[rank];
-      const unit = collapse ? groupOf[doc] : doc;
-      const end = postOffsets[rank + 1];
-      for (let p = postOffsets[rank]; p < end; p++) {
-        const value = postings[p];
-        const dim = valueDim[value];
-        if ((all || dims[dim] === 1) && valueStamp[value] !== unit) {
-          valueStamp[value] = unit;
-          counts[value]++;
-        }
-        if ((all || presentDims[dim] === 1) && dimStamp[dim] !== unit) {
-          dimStamp[dim] = unit;
-          present[dim]++;
-        }
+      if (!collapse) {
+        countAlone(rank);
+        continue;
       }
+      const group = groupOf[groupOrder[rank]];
+      if (group === runGroup) {
+        if (!runShared) {
+          runShared = true;
+          countShared(runFirst, group);
+        }
+        countShared(rank, group);
+        continue;
+      }
+      if (runFirst >= 0 && !runShared) countAlone(runFirst);
+      runGroup = group;
+      runFirst = rank;
+      runShared = false;
     }
   }
+  if (runFirst >= 0 && !runShared) countAlone(runFirst);
 }
 
 /** Counts over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
@@ -282,6 +335,96 @@ function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available
     index.cache.set(key, counts);
   }
   return counts;
+}
+
+type FacetCounts = DimCounts & { requests: number };
+
+function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrowed: boolean, selections: Map<number, Bitset>, matched: Bitset): FacetCounts {
+  const dimCount = index.dims.length;
+  const counts = new Int32Array(index.valueKey.length);
+  const present = new Int32Array(dimCount);
+  const out = { counts, present };
+  const every = new Uint8Array(dimCount).fill(1);
+  const none = new Uint8Array(dimCount);
+  const unselected = every.slice();
+  for (const dim of selections.keys()) unselected[dim] = 0;
+  let requests = 1;
+  if (!narrowed && selections.size === 0) {
+    const cached = baseCounts(index, base, query.collapse, query.available);
+    counts.set(cached.counts);
+    present.set(cached.present);
+  } else countPass(index, matched, query.collapse, unselected, every, out);
+  for (const dim of selections.keys()) {
+    const only = new Uint8Array(dimCount);
+    only[dim] = 1;
+    requests++;
+    if (!narrowed && selections.size === 1) {
+      const cached = baseCounts(index, base, query.collapse, query.available);
+      for (let v = 0; v < counts.length; v++) if (index.valueDim[v] === dim) counts[v] = cached.counts[v];
+      continue;
+    }
+    const others = base.slice();
+    for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
+    countPass(index, others, query.collapse, only, none, out);
+  }
+  return { counts, present, requests };
+}
+
+/** What a query's facet counts depend on: its filters, not its order, page or presentation. */
+export function countsKey(query: ListingQuery): string {
+  return JSON.stringify([
+    query.available,
+    query.collapse,
+    query.categories,
+    query.locations,
+    query.brands,
+    query.excludedBrands,
+    query.merchants,
+    query.excludedMerchants,
+    query.colors,
+    query.sizes,
+    query.exclude,
+    [...query.filters],
+    query.priceMin,
+    query.priceMax,
+    query.discount,
+    query.searchQuery,
+    query.searchQuery ? query.searchScope : null,
+  ]);
+}
+
+/** Facet counts kept per filter set: at most ~16 MB of them per index, least recently used dropped. */
+const COUNTS_BUDGET_BYTES = 16 * 1024 * 1024;
+
+function countsCache(index: ShopIndex): Map<string, FacetCounts> {
+  let cache = index.cache.get('facet-counts') as Map<string, FacetCounts> | undefined;
+  if (!cache) {
+    cache = new Map();
+    index.cache.set('facet-counts', cache);
+  }
+  return cache;
+}
+
+function cachedCounts(index: ShopIndex, key: string): FacetCounts | undefined {
+  const cache = countsCache(index);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // most recently used last
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
+  const cache = countsCache(index);
+  const most = Math.max(16, Math.floor(COUNTS_BUDGET_BYTES / (4 * (index.valueKey.length + index.dims.length))));
+  cache.set(key, counts);
+  while (cache.size > most) cache.delete(cache.keys().next().value!);
+}
+
+/** Drops the kept facet counts (the benchmark's cold runs). */
+export function forgetCounts(index: ShopIndex): void {
+  index.cache.delete('facet-counts');
 }
 
 function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search: SearchHits | null): Float64Array {
@@ -384,7 +527,6 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
 
 function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null, overwrote: (touched: Int32Array) => void): EngineResult {
   const n = index.n;
-  const dimCount = index.dims.length;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
   // Filters every facet sees.
@@ -438,33 +580,12 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   for (const set of selections.values()) intersectInto(matched, set);
 
   // Facet counts: the dimensions without a selection over the result, each selected one apart
-  // (disjunctive); "products with this param" always over the result.
-  const counts = new Int32Array(index.valueKey.length);
-  const present = new Int32Array(dimCount);
-  const out = { counts, present };
-  const every = new Uint8Array(dimCount).fill(1);
-  const none = new Uint8Array(dimCount);
-  const unselected = every.slice();
-  for (const dim of selections.keys()) unselected[dim] = 0;
-  let requests = 1;
-  if (!narrowed && selections.size === 0) {
-    const cached = baseCounts(index, base, query.collapse, query.available);
-    counts.set(cached.counts);
-    present.set(cached.present);
-  } else countPass(index, matched, query.collapse, unselected, every, out);
-  for (const dim of selections.keys()) {
-    const only = new Uint8Array(dimCount);
-    only[dim] = 1;
-    requests++;
-    if (!narrowed && selections.size === 1) {
-      const cached = baseCounts(index, base, query.collapse, query.available);
-      for (let v = 0; v < counts.length; v++) if (index.valueDim[v] === dim) counts[v] = cached.counts[v];
-      continue;
-    }
-    const others = base.slice();
-    for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
-    countPass(index, others, query.collapse, only, none, out);
-  }
+  // (disjunctive); "products with this param" always over the result. They depend on the filters
+  // only (not on the order or the page): kept per filter set with the index.
+  const key = countsKey(query);
+  const known = cachedCounts(index, key);
+  const { counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched);
+  if (!known) keepCounts(index, key, { counts, present, requests });
 
   // The ordered result: one product per group (its best-ranked variant) when collapsing.
   const sortBy = query.sortBy;
