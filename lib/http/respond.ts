@@ -21,6 +21,11 @@ export function errorResponse(error: unknown): Response {
   return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
 }
 
+/** A 200 with a body that is JSON text already (as Response.json sends it). */
+export function jsonTextResponse(body: string): Response {
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
 /** Runs a handler body and maps anything it throws to the spec's error body, in one place. */
 export async function respond(run: () => Promise<Response>): Promise<Response> {
   try {

@@ -5,7 +5,7 @@ import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
-import { runListing, type EngineResult } from './engine';
+import { countsKey, runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
@@ -114,7 +114,8 @@ function listingCategoryLink(index: ShopIndex) {
 
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
-export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Record<string, unknown>> {
+/** The listing's answer as JSON text. */
+export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<string> {
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
   setIndexBudget(ctx.settings.listing.memoryBytes);
@@ -148,13 +149,59 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
     ];
   });
 
+  const blocks = facetBlocks(index, query, result, cardContext.categoryLink);
+  const extended = query.extended ?? shop.listingExtendedDefault;
+  const stats = result.stats;
+  const head = {
+    html: renderTemplate(shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE, { products: cards, products_total: result.total, shop: { name: shop.name } }),
+    requests_count: result.requests,
+    products_total: result.total,
+    price_range: stats ? stats.range : { min: 0, max: 0 },
+    price_ranges: stats ? stats.ranges : [],
+    price_median: stats ? stats.median : 0,
+    products: extended ? cards : cards.map((card) => card.id),
+  };
+  const locations = result.locations.map((number) => {
+    const location = index.locations[number];
+    return { id: location.id, name: location.name, type: location.type ?? '' };
+  });
+  // The answer is written as text: the facet blocks are kept serialized (see facetBlocks).
+  let listing = `${JSON.stringify(head).slice(0, -1)},"categories":${blocks.categories},"locations":${JSON.stringify(locations)},"filters":${blocks.filters},"industrial_filters":${blocks.industrial},"brands":${blocks.brands}`;
+  if (result.debug) listing += `,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`;
+  listing += '}';
+  return query.v2 ? `{"status":"success","payload":{"listing":{"collections":[],${listing.slice(1)}}}` : listing;
+}
+
+type FacetBlocks = { categories: string; filters: string; industrial: string; brands: string };
+
+/** Serialized facet blocks kept per index: at most this many (each up to a few hundred KB). */
+const KEPT_BLOCKS = 32;
+
+/**
+ * The answer's categories, filters, industrial_filters and brands, serialized. They depend on the
+ * facet counts (so on the filters), the limits and the filters' order only: a storefront asking
+ * for the same page in another order, or the next page, gets them from the index's cache.
+ */
+function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult, categoryLink: CardContext['categoryLink']): FacetBlocks {
+  let kept = index.cache.get('facet-blocks') as Map<string, FacetBlocks> | undefined;
+  if (!kept) {
+    kept = new Map();
+    index.cache.set('facet-blocks', kept);
+  }
+  const key = `${countsKey(query)}|${query.categoryLimit}|${query.brandLimit}|${query.filtersSearchBy}`;
+  const hit = kept.get(key);
+  if (hit) {
+    kept.delete(key); // most recently used last
+    kept.set(key, hit);
+    return hit;
+  }
   const facets = facetsByDim(index, result);
   const categories = facets[DIM_CATEGORY]
     .filter((facet) => index.categories.has(index.valueKey[facet.value]))
     .slice(0, query.categoryLimit)
     .map((facet) => {
       const node = index.categories.get(index.valueKey[facet.value])!;
-      const link = cardContext.categoryLink(node);
+      const link = categoryLink(node);
       return {
         id: node.id,
         name: node.name,
@@ -166,28 +213,16 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
       };
     });
   const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
-  const extended = query.extended ?? shop.listingExtendedDefault;
-  const stats = result.stats;
-  const listing: Record<string, unknown> = {
-    html: renderTemplate(shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE, { products: cards, products_total: result.total, shop: { name: shop.name } }),
-    requests_count: result.requests,
-    products_total: result.total,
-    price_range: stats ? stats.range : { min: 0, max: 0 },
-    price_ranges: stats ? stats.ranges : [],
-    price_median: stats ? stats.median : 0,
-    products: extended ? cards : cards.map((card) => card.id),
-    categories,
-    locations: result.locations.map((number) => {
-      const location = index.locations[number];
-      return { id: location.id, name: location.name, type: location.type ?? '' };
-    }),
-    filters: filtersOf(index, result, facets, query.filtersSearchBy),
-    industrial_filters: {
+  const blocks = {
+    categories: JSON.stringify(categories),
+    filters: JSON.stringify(filtersOf(index, result, facets, query.filtersSearchBy)),
+    industrial: JSON.stringify({
       fashion_sizes: facets[DIM_SIZE].map((facet) => ({ size: facet.label, count: facet.count })),
       colors: facets[DIM_COLOR].map((facet) => ({ color: facet.label, count: facet.count })),
-    },
-    brands,
+    }),
+    brands: JSON.stringify(brands),
   };
-  if (result.debug) listing.debug = { index_version: index.version, products: result.debug };
-  return query.v2 ? { status: 'success', payload: { listing: { collections: [], ...listing } } } : listing;
+  kept.set(key, blocks);
+  if (kept.size > KEPT_BLOCKS) kept.delete(kept.keys().next().value!);
+  return blocks;
 }

@@ -1,7 +1,7 @@
 import { listProducts } from '@/lib/listing/listing';
 import { paramsFromSearch } from '@/lib/listing/query';
 import { requestOrigin } from '@/lib/listing/storefront-request';
-import { respond } from '@/lib/http/respond';
+import { jsonTextResponse, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 import { requireStaff } from '@/lib/staff/admin-auth';
 
@@ -21,6 +21,6 @@ export function GET(req: Request, { params }: { params: Promise<{ shopId: string
     query.set('extended', 'true');
     query.set('debug', 'true');
     query.delete('format');
-    return Response.json(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }));
+    return jsonTextResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }));
   });
 }
