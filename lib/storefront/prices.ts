@@ -14,16 +14,25 @@ function formatter(shop: StorefrontShop, digits: number | null) {
     options.maximumFractionDigits = digits;
   }
   const intl = new Intl.NumberFormat('en-US', options);
-  return (value: number) =>
-    intl
-      .formatToParts(value)
-      .map((part) => {
-        if (part.type === 'currency' && shop.currencySymbol !== null) return shop.currencySymbol;
-        if (part.type === 'group' && shop.thousandsSeparator !== null) return shop.thousandsSeparator;
-        if (part.type === 'decimal' && shop.decimalSeparator !== null) return shop.decimalSeparator;
-        return part.value;
-      })
-      .join('');
+  // Listings show the same prices again and again: formatted ones are kept (up to 10,000).
+  const known = new Map<number, string>();
+  return (value: number) => {
+    let text = known.get(value);
+    if (text === undefined) {
+      text = intl
+        .formatToParts(value)
+        .map((part) => {
+          if (part.type === 'currency' && shop.currencySymbol !== null) return shop.currencySymbol;
+          if (part.type === 'group' && shop.thousandsSeparator !== null) return shop.thousandsSeparator;
+          if (part.type === 'decimal' && shop.decimalSeparator !== null) return shop.decimalSeparator;
+          return part.value;
+        })
+        .join('');
+      if (known.size >= 10_000) known.clear();
+      known.set(value, text);
+    }
+    return text;
+  };
 }
 
 export function priceFormat(shop: StorefrontShop): PriceFormat {
