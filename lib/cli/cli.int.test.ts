@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyProducts } from '@/lib/catalog/apply-products';
 import { acceptImport } from '@/lib/imports/intake';
 import { authenticateShop } from '@/lib/shops/authenticate';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
@@ -249,6 +250,28 @@ describe('cli: usage errors', () => {
         expect.arrayContaining(['shop create', 'shop list', 'shop rotate-secret', 'user create', 'import status']),
       );
     }
+  });
+});
+
+describe('listing backfill', () => {
+  it('fills the facet tokens of products stored without them, for one shop or every shop', async () => {
+    const shop = expectSuccess(await cli('shop', 'create', '--name', 'Backfill')) as { shop_id: string };
+    const sql = database.ctx.sql;
+    await sql.begin((tx) =>
+      applyProducts(tx, shop.shop_id, 'put', [
+        { id: 'a', name: 'A', url: 'https://shop.example/a', picture: 'https://shop.example/a.jpg', price: 10, categories: ['1'], brand: 'Acme', params: [{ name: 'Size', value: ['M'] }] },
+        { id: 'b', name: 'B', url: 'https://shop.example/b', picture: 'https://shop.example/b.jpg', price: 20, categories: [], params: [{ name: 'Odd', value: 'x\u001ey' }] },
+      ]),
+    );
+    const stored = await sql<{ id: string; facets: string | null }[]>`select id, facets from products where shop_id = ${shop.shop_id} order by id`;
+    expect(stored.map((row) => row.facets === null)).toEqual([false, true]); // b holds the separator
+    await sql`update products set facets = null where shop_id = ${shop.shop_id}`;
+
+    expect(expectSuccess(await cli('listing', 'backfill', '--shop', shop.shop_id))).toEqual([{ shop_id: shop.shop_id, filled: 1 }]);
+    expect(await sql`select id, facets from products where shop_id = ${shop.shop_id} order by id`).toEqual(stored);
+    const every = expectSuccess(await cli('listing', 'backfill')) as { shop_id: string; filled: number }[];
+    expect(every.find((entry) => entry.shop_id === shop.shop_id)).toEqual({ shop_id: shop.shop_id, filled: 0 });
+    expectError(await cli('listing', 'backfill', '--shop', 'no-such-shop'), 'Shop no-such-shop not found');
   });
 });
 

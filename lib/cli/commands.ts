@@ -1,3 +1,4 @@
+import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createCollection } from '@/lib/collections/manage-collections';
 import { AppError } from '@/lib/http/errors';
 import { getImport, presentImport } from '@/lib/imports/import-records';
@@ -36,6 +37,15 @@ export const commands: Record<string, Command> = {
       throw new AppError('VALIDATION', '--rules must be JSON: {"groups": [{...}]}');
     }
     return createCollection(ctx, required(args, 'shop'), { name: required(args, 'name'), rules });
+  },
+  // Fills products.facets for rows stored before the column existed (their listing index builds faster).
+  'listing backfill': async (ctx, args) => {
+    const only = optional(args, 'shop');
+    const shops = await listShops(ctx, only === undefined ? undefined : [only]);
+    if (only !== undefined && shops.length === 0) throw new AppError('NOT_FOUND', `Shop ${only} not found`);
+    const filled = [];
+    for (const shop of shops) filled.push({ shop_id: shop.shop_id, filled: await backfillFacets(ctx.sql, shop.shop_id) });
+    return filled;
   },
   'flags list': (ctx, args) => listEmailFlags(ctx, required(args, 'shop'), optional(args, 'email')),
   'import status': async (ctx, args) => {

@@ -189,12 +189,6 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
   });
 }
 
-/** Whether `text` holds `token` at `start` (a loop: cheaper than startsWith for short tokens). */
-function sameText(token: string, text: string, start: number): boolean {
-  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
-}
-
 const KIND_CATEGORY = 99; // 'c'
 const KIND_BRAND = 98; // 'b'
 const KIND_PICTURE = 114; // 'r'
@@ -206,7 +200,7 @@ type TokenInfo = { kind: number; values: number[]; variant: number; picture: str
  * Collects rows in the order they arrive (load numbers), then numbers documents by (price, id) and
  * lays every column out in that order.
  */
-export class IndexBuilder {
+class IndexBuilder {
   // Per load number.
   private ids: string[] = [];
   private loadById = new Map<string, number>();
@@ -424,7 +418,7 @@ export class IndexBuilder {
     for (;;) {
       const token = this.slotToken[slot];
       if (token === undefined) break;
-      if (this.slotHash[slot] === hash && token.length === length && sameText(token, text, start)) return this.slotInfo[slot]!;
+      if (this.slotHash[slot] === hash && token.length === length && text.startsWith(token, start)) return this.slotInfo[slot]!;
       slot = (slot + 1) & mask;
     }
     const token = text.slice(start, end);
