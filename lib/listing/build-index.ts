@@ -3,6 +3,7 @@ import { add, emptySet, type Bitset } from './bitset';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
+import { sortInTurns } from './sort-in-turns';
 
 export { foldCase, valueKeyOf } from './facet-tokens';
 
@@ -156,7 +157,7 @@ export async function catalogState(sql: Sql, shopId: string): Promise<{ version:
   return row ? { version: Number(row.version), treeFingerprint: row.tree } : null;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads a shop's catalog in one snapshot and builds its index. Rows are read in the table's order
@@ -497,14 +498,14 @@ class IndexBuilder {
     // Ranks of the ids in code-unit order, then documents by (price, id).
     const byId = new Int32Array(n);
     for (let load = 0; load < n; load++) byId[load] = load;
-    byId.sort((a, b) => compareIds(loadIds[a], loadIds[b]));
+    await sortInTurns(byId, (a, b) => compareIds(loadIds[a], loadIds[b]), yieldToEventLoop);
     const loadIdRank = new Int32Array(n);
     for (let rank = 0; rank < n; rank++) loadIdRank[byId[rank]] = rank;
     await yieldToEventLoop();
     const loadPrice = this.price.view();
     const perm = new Int32Array(n); // document → load number
     for (let load = 0; load < n; load++) perm[load] = load;
-    perm.sort((a, b) => loadPrice[a] - loadPrice[b] || loadIdRank[a] - loadIdRank[b]);
+    await sortInTurns(perm, (a, b) => loadPrice[a] - loadPrice[b] || loadIdRank[a] - loadIdRank[b], yieldToEventLoop);
     const docOfLoad = new Int32Array(n);
     for (let doc = 0; doc < n; doc++) docOfLoad[perm[doc]] = doc;
     await yieldToEventLoop();
@@ -574,6 +575,7 @@ class IndexBuilder {
     const fillAt = postOffsets.slice(0, n);
     for (let v = 0; v < valueCount; v++) {
       for (let i = invOffsets[v]; i < invOffsets[v + 1]; i++) postings[fillAt[groupRank[invDocs[i]]]++] = v;
+      if (invOffsets[v + 1] >>> 20 !== invOffsets[v] >>> 20) await yieldToEventLoop(); // every ~1M postings
     }
     await yieldToEventLoop();
 

@@ -1,6 +1,7 @@
 import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, type PriceStats } from './price-stats';
+import { sortInTurns } from './sort-in-turns';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -482,6 +483,10 @@ function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk 
   return walk;
 }
 
+function baseValues(index: ShopIndex, key: SortKey): Float64Array {
+  return sortValues(index, key, { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null }, null);
+}
+
 /** Every document in the order of a location-independent key, computed once per index. */
 export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Int32Array {
   const cacheKey = `order:${key}:${dir}`;
@@ -489,11 +494,23 @@ export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'de
   if (!order) {
     order = new Int32Array(index.n);
     for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
-    const values = key === 'price' ? index.price : key === 'discount' ? index.discount : sortValues(index, key, { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null }, null);
-    order.sort(comparator(index, values, dir));
+    order.sort(comparator(index, baseValues(index, key), dir));
     index.cache.set(cacheKey, order);
   }
   return order;
+}
+
+/**
+ * The same, computed before an index is swapped in (for the orders its predecessor was asked for),
+ * giving the event loop turns: the first query of each order after a swap does not sort.
+ */
+export async function prepareSortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc', pause: () => Promise<void>): Promise<void> {
+  const cacheKey = `order:${key}:${dir}`;
+  if (index.cache.has(cacheKey)) return;
+  const order = new Int32Array(index.n);
+  for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
+  await sortInTurns(order, comparator(index, baseValues(index, key), dir), pause);
+  index.cache.set(cacheKey, order);
 }
 
 function filterNames(query: ListingQuery): string[] {

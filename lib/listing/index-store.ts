@@ -2,8 +2,9 @@ import type { Sql } from 'postgres';
 import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
-import { buildIndex, catalogState, docOf, indexBytes, type ShopIndex } from './build-index';
-import { sortedDocuments } from './engine';
+import { buildIndex, catalogState, docOf, indexBytes, yieldToEventLoop, type ShopIndex } from './build-index';
+import { prepareSortedDocuments } from './engine';
+import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
 
 // One listing index per shop and process, shared by every route (on globalThis: Next.js may load
@@ -80,7 +81,7 @@ function startRefresh(shopId: string, entry: Entry): void {
   const previous = entry.index;
   entry.building = (async () => {
     const next = (previous && (await patchedAvailability(sql, previous))) || (await buildIndex(sql, shopId));
-    warm(next);
+    await warm(next, previous);
     return next;
   })();
   entry.building
@@ -128,9 +129,15 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
   });
 }
 
-/** What the first queries of a new index would otherwise pay for. */
-function warm(index: ShopIndex): void {
-  sortedDocuments(index, 'sales_rate', 'desc');
+/** What the first queries of a new index would otherwise pay for: the default order, and every
+ * order the previous index was asked for. */
+async function warm(index: ShopIndex, previous: ShopIndex | null): Promise<void> {
+  const orders = new Set(['sales_rate:desc']);
+  for (const key of previous?.cache.keys() ?? []) if (key.startsWith('order:')) orders.add(key.slice('order:'.length));
+  for (const order of orders) {
+    const [key, dir] = order.split(':') as [SortKey, 'asc' | 'desc'];
+    await prepareSortedDocuments(index, key, dir, yieldToEventLoop);
+  }
 }
 
 function enforceBudget(): void {
@@ -163,8 +170,8 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   if (entry.index) return entry.index;
   if (!entry.building) {
     const current = entry;
-    const building = buildIndex(sql, shopId).then((index) => {
-      warm(index);
+    const building = buildIndex(sql, shopId).then(async (index) => {
+      await warm(index, null);
       current.index = index;
       if (index.version > current.wanted) current.wanted = index.version;
       current.building = null;
