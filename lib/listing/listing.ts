@@ -2,7 +2,7 @@ import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext, type StoredProduct } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
-import { DEFAULT_LISTING_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
+import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
 import { countsKey, runListing, type EngineResult } from './engine';
@@ -152,21 +152,28 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   const blocks = facetBlocks(index, query, result, cardContext.categoryLink);
   const extended = query.extended ?? shop.listingExtendedDefault;
   const stats = result.stats;
+  // Written as text: the cards' JSON is the answer's `products` and says what `html` shows.
+  const cardsJson = JSON.stringify(cards);
+  const html = renderTemplateKept(
+    shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE,
+    () => ({ products: cards, products_total: result.total, shop: { name: shop.name } }),
+    `${result.total}:${shop.name.length}:${shop.name}${cardsJson}`,
+  );
   const head = {
-    html: renderTemplate(shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE, { products: cards, products_total: result.total, shop: { name: shop.name } }),
+    html,
     requests_count: result.requests,
     products_total: result.total,
     price_range: stats ? stats.range : { min: 0, max: 0 },
     price_ranges: stats ? stats.ranges : [],
     price_median: stats ? stats.median : 0,
-    products: extended ? cards : cards.map((card) => card.id),
   };
+  const products = extended ? cardsJson : JSON.stringify(cards.map((card) => card.id));
   const locations = result.locations.map((number) => {
     const location = index.locations[number];
     return { id: location.id, name: location.name, type: location.type ?? '' };
   });
   // The answer is written as text: the facet blocks are kept serialized (see facetBlocks).
-  let listing = `${JSON.stringify(head).slice(0, -1)},"categories":${blocks.categories},"locations":${JSON.stringify(locations)},"filters":${blocks.filters},"industrial_filters":${blocks.industrial},"brands":${blocks.brands}`;
+  let listing = `${JSON.stringify(head).slice(0, -1)},"products":${products},"categories":${blocks.categories},"locations":${JSON.stringify(locations)},"filters":${blocks.filters},"industrial_filters":${blocks.industrial},"brands":${blocks.brands}`;
   if (result.debug) listing += `,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`;
   listing += '}';
   return query.v2 ? `{"status":"success","payload":{"listing":{"collections":[],${listing.slice(1)}}}` : listing;

@@ -32,3 +32,24 @@ export function checkTemplate(source: string): void {
 export function renderTemplate(source: string, data: Record<string, unknown>): string {
   return engine.renderSync(compiled(source), data) as string;
 }
+
+const KEPT_RENDERINGS = 64;
+const KEPT_MS = 60_000;
+const renderings = new Map<string, { html: string; at: number }>();
+
+/**
+ * The same, for data that `dataKey` (its JSON) stands for exactly: a storefront asking for the same
+ * page again gets the html rendered before (up to 64 kept, each for at most a minute, so a
+ * template that shows the time stays within a minute of it).
+ */
+export function renderTemplateKept(source: string, data: () => Record<string, unknown>, dataKey: string): string {
+  const key = `${source}\u0000${dataKey}`;
+  const now = Date.now();
+  const kept = renderings.get(key);
+  if (kept && now - kept.at < KEPT_MS) return kept.html;
+  const html = renderTemplate(source, data());
+  renderings.delete(key);
+  renderings.set(key, { html, at: now });
+  if (renderings.size > KEPT_RENDERINGS) renderings.delete(renderings.keys().next().value!);
+  return html;
+}
