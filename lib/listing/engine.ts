@@ -339,6 +339,7 @@ function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available
 }
 
 type FacetCounts = DimCounts & { requests: number };
+type Shown = { total: number; stats: PriceStats | null };
 
 function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrowed: boolean, selections: Map<number, Bitset>, matched: Bitset): FacetCounts {
   const dimCount = index.dims.length;
@@ -397,35 +398,43 @@ export function countsKey(query: ListingQuery): string {
 /** Facet counts kept per filter set: at most ~16 MB of them per index, least recently used dropped. */
 const COUNTS_BUDGET_BYTES = 16 * 1024 * 1024;
 
-function countsCache(index: ShopIndex): Map<string, FacetCounts> {
-  let cache = index.cache.get('facet-counts') as Map<string, FacetCounts> | undefined;
-  if (!cache) {
-    cache = new Map();
-    index.cache.set('facet-counts', cache);
+/** A map kept with the index under `name`, least recently used first. */
+function keptMap<T>(index: ShopIndex, name: string): Map<string, T> {
+  let kept = index.cache.get(name) as Map<string, T> | undefined;
+  if (!kept) {
+    kept = new Map();
+    index.cache.set(name, kept);
   }
-  return cache;
+  return kept;
 }
 
-function cachedCounts(index: ShopIndex, key: string): FacetCounts | undefined {
-  const cache = countsCache(index);
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key); // most recently used last
-    cache.set(key, hit);
+function recall<T>(kept: Map<string, T>, key: string): T | undefined {
+  const hit = kept.get(key);
+  if (hit !== undefined) {
+    kept.delete(key); // most recently used last
+    kept.set(key, hit);
   }
   return hit;
 }
 
-function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
-  const cache = countsCache(index);
-  const most = Math.max(16, Math.floor(COUNTS_BUDGET_BYTES / (4 * (index.valueKey.length + index.dims.length))));
-  cache.set(key, counts);
-  while (cache.size > most) cache.delete(cache.keys().next().value!);
+function keep<T>(kept: Map<string, T>, key: string, value: T, most: number): void {
+  kept.set(key, value);
+  while (kept.size > most) kept.delete(kept.keys().next().value!);
 }
 
-/** Drops the kept facet counts (the benchmark's cold runs). */
+function cachedCounts(index: ShopIndex, key: string): FacetCounts | undefined {
+  return recall(keptMap<FacetCounts>(index, 'facet-counts'), key);
+}
+
+function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
+  const most = Math.max(16, Math.floor(COUNTS_BUDGET_BYTES / (4 * (index.valueKey.length + index.dims.length))));
+  keep(keptMap<FacetCounts>(index, 'facet-counts'), key, counts, most);
+}
+
+/** Drops the kept facet counts and result sizes (the benchmark's cold runs). */
 export function forgetCounts(index: ShopIndex): void {
   index.cache.delete('facet-counts');
+  index.cache.delete('shown');
 }
 
 function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search: SearchHits | null): Float64Array {
@@ -615,6 +624,11 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   const collapse = query.collapse;
   const taken = work.groupStamp;
   const mark = nextMark(work);
+  // The result's size and price statistics depend on the filters and the order (which variant
+  // stands for a group): kept, so a later page or the same query again walks only up to its page.
+  const shownKey = `${key}|${sortBy}|${query.sortDir}`;
+  const shown = recall(keptMap<Shown>(index, 'shown'), shownKey);
+  const enough = !shown ? Infinity : query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
   const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
   // Sorting costs ~size·log(size) comparisons; walking the kept order costs n bit tests.
   if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
@@ -624,7 +638,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
       ordered[i++] = doc;
     });
     ordered.sort(comparator(index, values, query.sortDir));
-    for (let k = 0; k < size; k++) {
+    for (let k = 0; k < size && total < enough; k++) {
       const doc = ordered[k];
       if (collapse) {
         const group = index.groupOf[doc];
@@ -639,7 +653,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     const walk = orderedWalk(index, sortBy, query.sortDir);
     const { order, groups } = walk;
     const walkPrices = effective.price === index.price ? walk.prices : null;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < n && total < enough; k++) {
       const doc = order[k];
       if ((matched[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
       if (collapse) {
@@ -652,7 +666,14 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
     }
   }
 
-  const stats = priceStats(prices, total);
+  let stats: PriceStats | null;
+  if (shown) {
+    total = shown.total;
+    stats = shown.stats;
+  } else {
+    stats = priceStats(prices, total);
+    keep(keptMap<Shown>(index, 'shown'), shownKey, { total, stats }, 256);
+  }
 
   const from = (query.page - 1) * query.limit;
   const to = Math.min(total, from + query.limit);
