@@ -188,7 +188,7 @@ it('answers every generated query exactly as the reference does', { timeout: 300
       const reference = await loadReferenceCatalog(sql, shopId);
       for (const generatedQuery of queries) {
         // Each query, then its next page: the second answer comes partly from what the index kept.
-        for (const q of [toQuery(shopId, generatedQuery), toQuery(shopId, { ...generatedQuery, page: generatedQuery.page + 1 })]) {
+        for (const q of [toQuery(shopId, generatedQuery), { ...toQuery(shopId, generatedQuery), page: generatedQuery.page + 1 }]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
           const engine = comparable(engineAnswer(index, runListing(index, q, hits)));
           const expected = comparable(referenceListing(reference, q));
