@@ -185,9 +185,10 @@ async function main() {
       const engineTimes = await timed(RUNS, () => selectCollection(index, rules, null));
       const located = await timed(RUNS, () => selectCollection(index, rules, 's1c2'));
       const sqlTimes = await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules));
-      print(
-        `${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`,
-      );
+      const baseline = sqlTimes.length
+        ? `${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`
+        : '(not run)';
+      print(`${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${baseline}`);
       print(`${'collection+location'.padEnd(20)} ${''.padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(located, p))).join(' / ')}`);
     }
 

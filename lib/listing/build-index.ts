@@ -528,11 +528,13 @@ class IndexBuilder {
       idRank[doc] = loadIdRank[load];
       groupOf[doc] = loadGroups[load];
     }
+    await yieldToEventLoop();
     const idText = idParts.join('');
     this.ids = [];
     const idOrder = new Int32Array(n);
     for (let rank = 0; rank < n; rank++) idOrder[rank] = docOfLoad[byId[rank]];
 
+    await yieldToEventLoop();
     // Counting sort of documents by group.
     const groupStart = new Int32Array(this.groupCount + 1);
     for (let doc = 0; doc < n; doc++) groupStart[groupOf[doc] + 1]++;
@@ -594,7 +596,9 @@ class IndexBuilder {
     for (let o = 0; o < offerCount; o++) placed[next[docOfLoad[offerLoad[o]]]++] = o;
     const arrivingLocation = this.offerLocation.view();
     const locationIdOf = (o: number) => this.locations[arrivingLocation[o]].id;
+    await yieldToEventLoop();
     for (let doc = 0; doc < n; doc++) {
+      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
       const from = offerOffsets[doc];
       const to = offerOffsets[doc + 1];
       // Insertion sort: a product has a handful of offers.
@@ -624,6 +628,7 @@ class IndexBuilder {
       offerOldprice[i] = arrivingOldprice[o];
       offerDiscount[i] = arrivingDiscount[o];
     }
+    await yieldToEventLoop();
     for (let doc = 0; doc < n; doc++) offerDoc.fill(doc, offerOffsets[doc], offerOffsets[doc + 1]);
     const withoutOffers = emptySet(n);
     for (let doc = 0; doc < n; doc++) if (offerOffsets[doc] === offerOffsets[doc + 1]) add(withoutOffers, doc);
@@ -634,6 +639,7 @@ class IndexBuilder {
     const nextOffer = locationOfferOffsets.slice(0, this.locations.length);
     for (let o = 0; o < offerCount; o++) locationOffers[nextOffer[offerLocation[o]]++] = o;
 
+    await yieldToEventLoop();
     const locationDescendants = this.locations.map((_, number) => {
       const id = this.locations[number].id;
       const below: number[] = [];
@@ -661,6 +667,13 @@ class IndexBuilder {
     }
     for (const [value, v] of bestVariant) this.valueLabel[value] = this.variantLabel[v];
 
+    await yieldToEventLoop();
+    const columns: Float64Array[] = [];
+    for (const list of [this.price, this.oldprice, this.discount, this.date, this.priceMargin, this.rating]) {
+      columns.push(gather(list));
+      await yieldToEventLoop();
+    }
+    const [price, oldprice, discount, date, priceMargin, rating] = columns;
     const salesRate = gather(this.salesRate);
     let maxSalesRate = 0;
     for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
@@ -677,13 +690,13 @@ class IndexBuilder {
       idOffsets,
       idRank,
       idOrder,
-      price: gather(this.price),
-      oldprice: gather(this.oldprice),
-      discount: gather(this.discount),
+      price,
+      oldprice,
+      discount,
       salesRate,
-      date: gather(this.date),
-      priceMargin: gather(this.priceMargin),
-      rating: gather(this.rating),
+      date,
+      priceMargin,
+      rating,
       maxSalesRate,
       groupOf,
       groupOrder,
