@@ -92,9 +92,17 @@ function valueField(index: ShopIndex, value: number): SearchField {
 export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText: string, scope: SearchField[]): SearchHits {
   const words = queryWords(queryText);
   const inScope = new Set(scope);
-  const score = new Float64Array(index.n);
-  const hits = new Uint8Array(index.n);
-  const best = new Uint8Array(index.n);
+  // Buffers of the catalog's size kept with the index (10 MB a search at a million products
+  // otherwise): the scores returned are valid until the next search on this index, which is
+  // enough for the synchronous query that asked.
+  let work = index.cache.get('scratch-search') as { score: Float64Array; hits: Uint8Array; best: Uint8Array } | undefined;
+  if (!work) {
+    work = { score: new Float64Array(index.n), hits: new Uint8Array(index.n), best: new Uint8Array(index.n) };
+    index.cache.set('scratch-search', work);
+  }
+  const { score, hits, best } = work;
+  score.fill(0);
+  hits.fill(0);
   words.forEach((word, i) => {
     best.fill(0);
     const prefix = i === words.length - 1;
