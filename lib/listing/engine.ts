@@ -89,9 +89,32 @@ function scratchOf(index: ShopIndex): Scratch {
  * Returns the documents whose prices it overwrote, for `restoreLocationPrices`.
  */
 export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective; touched: Int32Array } {
-  const set = index.withoutOffers.slice();
   const scratch = scratchOf(index);
-  const { best } = scratch;
+  // Which offer prices each document depends on the locations only: kept per set of locations.
+  const key = mask.join('');
+  let located = recall(keptMap<Located>(index, 'located'), key);
+  if (!located) {
+    located = locate(index, mask, scratch.best);
+    keep(keptMap<Located>(index, 'located'), key, located, 16);
+  }
+  const { touched, offers } = located;
+  for (let i = 0; i < touched.length; i++) {
+    const doc = touched[i];
+    const offer = offers[i];
+    scratch.best[doc] = offer;
+    scratch.price[doc] = index.offerPrice[offer];
+    scratch.oldprice[doc] = index.offerOldprice[offer];
+    scratch.discount[doc] = index.offerDiscount[offer];
+    scratch.offerLocation[doc] = index.offerLocation[offer];
+  }
+  return { set: located.set.slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation }, touched };
+}
+
+type Located = { set: Bitset; touched: Int32Array; offers: Int32Array };
+
+/** The documents in stock in the masked locations, and the offer pricing each one that has offers. */
+function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array): Located {
+  const set = index.withoutOffers.slice();
   const { offerPrice, offerDoc, locationOfferOffsets, locationOffers } = index;
   const touched: number[] = [];
   for (let location = 0; location < mask.length; location++) {
@@ -108,15 +131,12 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitse
       }
     }
   }
-  for (const doc of touched) {
-    const offer = best[doc];
+  const offers = new Int32Array(touched.length);
+  touched.forEach((doc, i) => {
+    offers[i] = best[doc];
     set[doc >>> 5] |= 1 << (doc & 31);
-    scratch.price[doc] = offerPrice[offer];
-    scratch.oldprice[doc] = index.offerOldprice[offer];
-    scratch.discount[doc] = index.offerDiscount[offer];
-    scratch.offerLocation[doc] = index.offerLocation[offer];
-  }
-  return { set, effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation }, touched: Int32Array.from(touched) };
+  });
+  return { set, touched: Int32Array.from(touched), offers };
 }
 
 export function restoreLocationPrices(index: ShopIndex, touched: Int32Array): void {
