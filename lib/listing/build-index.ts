@@ -734,14 +734,28 @@ class IndexBuilder {
   }
 }
 
-/** Bytes the index holds in typed arrays plus a rough figure for its strings and maps. */
+/**
+ * Bytes the index holds in typed arrays plus a rough figure for its strings and maps, and what
+ * its queries have kept with it (orders, kept counts, buffers, the word index).
+ */
 export function indexBytes(index: ShopIndex): number {
   let bytes = 0;
-  for (const value of Object.values(index)) {
+  for (const [key, value] of Object.entries(index)) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+    else if (key === 'cache') bytes += keptBytes(value, 4);
   }
   // ids, value dictionary, merchants.
   bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
+  return bytes;
+}
+
+function keptBytes(value: unknown, depth: number): number {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof value === 'string') return value.length * 2;
+  if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Promise) return 0;
+  if (Array.isArray(value)) return value.length * 16; // rough: a slot and a small value each
+  let bytes = 0;
+  for (const item of value instanceof Map ? value.values() : Object.values(value)) bytes += keptBytes(item, depth - 1);
   return bytes;
 }

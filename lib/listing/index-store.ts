@@ -174,6 +174,8 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
     s.entries.set(shopId, entry);
   }
   entry.lastUsed = ++s.clock;
+  // What queries keep with an index grows between builds: the budget is checked now and then too.
+  if (s.clock % 1000 === 0) enforceBudget();
   if (entry.index) return entry.index;
   if (!entry.building) {
     const current = entry;
@@ -201,6 +203,8 @@ export function searchIndexFor(index: ShopIndex): Promise<SearchIndex> {
   if (cached) return cached;
   const building = buildSearchIndex(store().sql!, index);
   index.cache.set('search', building);
+  // Counted in the memory budget once built.
+  void building.then((search) => index.cache.set('search-index', search)).catch(() => undefined);
   building.catch(() => index.cache.delete('search'));
   return building;
 }
