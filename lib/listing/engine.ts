@@ -65,9 +65,20 @@ export function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
   return mask;
 }
 
-type Scratch = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; best: Int32Array; offerLocation: Int32Array };
+type Scratch = {
+  price: Float64Array;
+  oldprice: Float64Array;
+  discount: Float64Array;
+  best: Int32Array;
+  offerLocation: Int32Array;
+  // The set of locations whose offer prices are written in, and its key: left in place after a
+  // query, so the next query for the same locations (the usual case: a store's shoppers) writes
+  // nothing; undone when another set is asked for.
+  applied: Located | null;
+  appliedKey: string | null;
+};
 
-/** Per-index buffers for location prices: overwritten for a query's offers, restored after it. */
+/** Per-index buffers for location prices: the base prices with one location set's offers over them. */
 function scratchOf(index: ShopIndex): Scratch {
   let scratch = index.cache.get('scratch') as Scratch | undefined;
   if (!scratch) {
@@ -77,6 +88,8 @@ function scratchOf(index: ShopIndex): Scratch {
       discount: index.discount.slice(),
       best: new Int32Array(index.n).fill(-1),
       offerLocation: new Int32Array(index.n).fill(-1),
+      applied: null,
+      appliedKey: null,
     };
     index.cache.set('scratch', scratch);
   }
@@ -86,28 +99,46 @@ function scratchOf(index: ShopIndex): Scratch {
 /**
  * With `locations`: the documents in stock in one of them (every document without offers, and those
  * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
- * Returns the documents whose prices it overwrote, for `restoreLocationPrices`.
+ * The prices are valid until the next call with other locations.
  */
-export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective; touched: Int32Array } {
+export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective } {
   const scratch = scratchOf(index);
   // Which offer prices each document depends on the locations only: kept per set of locations.
   const key = mask.join('');
-  let located = recall(keptMap<Located>(index, 'located'), key);
+  let located = scratch.appliedKey === key ? scratch.applied : null;
   if (!located) {
-    located = locate(index, mask, scratch.best);
-    keep(keptMap<Located>(index, 'located'), key, located, 16);
+    if (scratch.applied) undo(index, scratch, scratch.applied.touched);
+    scratch.applied = null;
+    scratch.appliedKey = null;
+    located = recall(keptMap<Located>(index, 'located'), key) ?? null;
+    if (!located) {
+      located = locate(index, mask, scratch.best);
+      keep(keptMap<Located>(index, 'located'), key, located, 16);
+    }
+    const { touched, offers } = located;
+    for (let i = 0; i < touched.length; i++) {
+      const doc = touched[i];
+      const offer = offers[i];
+      scratch.best[doc] = offer;
+      scratch.price[doc] = index.offerPrice[offer];
+      scratch.oldprice[doc] = index.offerOldprice[offer];
+      scratch.discount[doc] = index.offerDiscount[offer];
+      scratch.offerLocation[doc] = index.offerLocation[offer];
+    }
+    scratch.applied = located;
+    scratch.appliedKey = key;
   }
-  const { touched, offers } = located;
-  for (let i = 0; i < touched.length; i++) {
-    const doc = touched[i];
-    const offer = offers[i];
-    scratch.best[doc] = offer;
-    scratch.price[doc] = index.offerPrice[offer];
-    scratch.oldprice[doc] = index.offerOldprice[offer];
-    scratch.discount[doc] = index.offerDiscount[offer];
-    scratch.offerLocation[doc] = index.offerLocation[offer];
+  return { set: located.set.slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation } };
+}
+
+function undo(index: ShopIndex, scratch: Scratch, touched: Int32Array): void {
+  for (const doc of touched) {
+    scratch.price[doc] = index.price[doc];
+    scratch.oldprice[doc] = index.oldprice[doc];
+    scratch.discount[doc] = index.discount[doc];
+    scratch.best[doc] = -1;
+    scratch.offerLocation[doc] = -1;
   }
-  return { set: located.set.slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation }, touched };
 }
 
 type Located = { set: Bitset; touched: Int32Array; offers: Int32Array };
@@ -137,17 +168,6 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array): Located {
     set[doc >>> 5] |= 1 << (doc & 31);
   });
   return { set, touched: Int32Array.from(touched), offers };
-}
-
-export function restoreLocationPrices(index: ShopIndex, touched: Int32Array): void {
-  const scratch = scratchOf(index);
-  for (const doc of touched) {
-    scratch.price[doc] = index.price[doc];
-    scratch.oldprice[doc] = index.oldprice[doc];
-    scratch.discount[doc] = index.discount[doc];
-    scratch.best[doc] = -1;
-    scratch.offerLocation[doc] = -1;
-  }
 }
 
 function lowerBound(values: Float64Array, target: number): number {
@@ -563,15 +583,10 @@ function filterNames(query: ListingQuery): string[] {
 }
 
 export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
-  let touched: Int32Array | null = null;
-  try {
-    return answer(index, query, search, (t) => (touched = t));
-  } finally {
-    if (touched) restoreLocationPrices(index, touched);
-  }
+  return answer(index, query, search);
 }
 
-function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null, overwrote: (touched: Int32Array) => void): EngineResult {
+function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
@@ -591,7 +606,6 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
     const located = locationFilter(index, mask);
-    overwrote(located.touched);
     effective = located.effective;
     narrow(located.set);
   }
