@@ -18,11 +18,12 @@ export async function backfillFacets(sql: Sql, shopId: string, log: (line: strin
     after = rows[rows.length - 1].id;
     const computed = rows.map((row) => ({ id: row.id, facets: facetTokens(row) }));
     const storable = computed.filter((row) => row.facets !== null);
+    // Only rows still without tokens: an import since the read wrote its own, from newer data.
     if (storable.length > 0) {
       await sql`
         update products p set facets = f.facets
           from unnest(${storable.map((row) => row.id)}::text[], ${storable.map((row) => row.facets!)}::text[]) as f(id, facets)
-         where p.shop_id = ${shopId} and p.id = f.id`;
+         where p.shop_id = ${shopId} and p.id = f.id and p.facets is null`;
     }
     filled += storable.length; // rows whose values hold a separator stay null
     if (filled % 100_000 < storable.length) log(`facets of ${filled} products filled`);

@@ -128,10 +128,23 @@ export function docOf(index: Pick<ShopIndex, 'idText' | 'idOffsets' | 'idOrder'>
   let hi = idOrder.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (idOf(index, idOrder[mid]) < id) lo = mid + 1;
+    if (compareIdAt(index, idOrder[mid], id) < 0) lo = mid + 1;
     else hi = mid;
   }
-  return lo < idOrder.length && idOf(index, idOrder[lo]) === id ? idOrder[lo] : undefined;
+  return lo < idOrder.length && compareIdAt(index, idOrder[lo], id) === 0 ? idOrder[lo] : undefined;
+}
+
+/** A document's id compared with `id` in code-unit order, read in place (no substring). */
+function compareIdAt(index: Pick<ShopIndex, 'idText' | 'idOffsets'>, doc: number, id: string): number {
+  const { idText } = index;
+  const from = index.idOffsets[doc];
+  const length = index.idOffsets[doc + 1] - from;
+  const common = Math.min(length, id.length);
+  for (let i = 0; i < common; i++) {
+    const difference = idText.charCodeAt(from + i) - id.charCodeAt(i);
+    if (difference !== 0) return difference;
+  }
+  return length - id.length;
 }
 
 /** A document's id. */
@@ -344,10 +357,11 @@ class IndexBuilder {
     }
     this.groups.push(group);
 
-    if (row.facets !== null) this.postTokens(load, row.price, row.id, row.facets);
+    if (row.facets !== null) this.postTokens(load, row.price, row.id, row.facets, false, -1);
     else {
       const tokens = facetTokenList({ categories: row.categories ?? [], brand: row.brand, brand_picture: row.brand_picture, params: row.params, fashion: row.fashion });
-      for (const token of tokens) this.postTokens(load, row.price, row.id, token, true);
+      let brand = -1; // the brand a picture token that follows belongs to
+      for (const token of tokens) brand = this.postTokens(load, row.price, row.id, token, true, brand);
     }
     this.postOffsets.push(this.postings.length);
 
@@ -365,23 +379,17 @@ class IndexBuilder {
    * hash table without making a substring for one seen before (the hot loop of a build: ~25
    * tokens, ~550 characters per product in the benchmark's catalog).
    */
-  private postTokens(load: number, price: number, id: string, text: string, whole = false): void {
+  private postTokens(load: number, price: number, id: string, text: string, whole: boolean, brandBefore: number): number {
     const { valueStamp, postings } = this;
-    let brand = -1;
+    let brand = brandBefore;
     let start = 0;
     while (start < text.length) {
       let end = whole ? text.length : text.indexOf(TOKEN_SEPARATOR, start);
       if (end < 0) end = text.length;
-      // The hash reads the length and at most 20 characters at the ends (where tokens differ);
-      // the table compares the whole token.
-      const length = end - start;
-      let hash = Math.imul(length, 0x01000193);
-      if (length <= 20) {
-        for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-      } else {
-        for (let i = start; i < start + 8; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-        for (let i = end - 12; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-      }
+      // FNV-1a over every character (tokens that differ anywhere spread over the table); the
+      // table compares the whole token.
+      let hash = 0x811c9dc5;
+      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
       const info = this.tokenInfo(text, start, end, hash);
       start = end + 1;
       if (info.picture !== null) {
@@ -405,6 +413,7 @@ class IndexBuilder {
         if (info.kind === KIND_BRAND) brand = values[0];
       }
     }
+    return brand;
   }
 
   private slotHash = new Int32Array(1024);

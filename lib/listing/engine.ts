@@ -28,6 +28,7 @@ export type EngineResult = {
   present: Int32Array; // per dimension: products (groups) with any value of it
   locations: number[];
   requests: number;
+  countsKey: string; // what the counts depend on (countsKey)
   debug: { id: string; sort_by: SortKey; sort_key: number | null; matched: Record<string, unknown> }[] | null;
 };
 
@@ -471,10 +472,26 @@ function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
   keep(keptMap<FacetCounts>(index, 'facet-counts'), key, counts, most);
 }
 
-/** Drops the kept facet counts and result sizes (the benchmark's cold runs). */
-export function forgetCounts(index: ShopIndex): void {
+/**
+ * Drops what queries kept with the index (the benchmark's cold runs): facet counts, result sizes,
+ * location offers and the location prices left written. Kept: what the index is built or warmed
+ * with (orders, the default base counts).
+ */
+export function forgetKept(index: ShopIndex): void {
   index.cache.delete('facet-counts');
   index.cache.delete('shown');
+  index.cache.delete('located');
+  const scratch = index.cache.get('scratch') as Scratch | undefined;
+  if (scratch?.applied) undo(index, scratch, scratch.applied.touched);
+  if (scratch) {
+    scratch.applied = null;
+    scratch.appliedKey = null;
+  }
+}
+
+/** The counts of the whole in-stock catalog, one per group (the default): made with the index. */
+export function prepareBaseCounts(index: ShopIndex): void {
+  baseCounts(index, index.available, true, true);
 }
 
 function sortValues(index: ShopIndex, key: SortKey, effective: Effective, search: SearchHits | null): Float64Array {
@@ -752,7 +769,7 @@ function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null
       })
     : null;
 
-  return { total, page, pagePrice, pageOldprice, pageDiscount, pageLocation, stats, counts, present, locations, requests, debug };
+  return { total, page, pagePrice, pageOldprice, pageDiscount, pageLocation, stats, counts, present, locations, requests, countsKey: key, debug };
 }
 
 function hasValue(index: ShopIndex, doc: number, dim: number, key: string): boolean {

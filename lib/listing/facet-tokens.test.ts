@@ -41,9 +41,11 @@ describe('facet tokens', () => {
     expect(parseParamToken(withoutValue)).toEqual({ priority: null, name, value: null });
   });
 
-  it('stores null when a text holds the token separator, and an empty string for no values', () => {
+  it('stores null when a text holds the token separator or a NUL, and an empty string for no values', () => {
     expect(facetTokens({ categories: ['a'], params: [{ name: 'n', value: `x${TOKEN_SEPARATOR}y` }] })).toBeNull();
     expect(facetTokens({ categories: [`a${TOKEN_SEPARATOR}`] })).toBeNull();
+    expect(facetTokens({ categories: ['a'], params: [{ name: 'Si\u0000ze', value: 'M' }] })).toBeNull(); // not storable as is
+
     expect(facetTokens({ categories: [] })).toBe('');
     expect(facetTokens({ categories: ['a', 'b'] })).toBe(`ca${TOKEN_SEPARATOR}cb`);
   });

@@ -89,9 +89,13 @@ export function facetTokenList(source: FacetSource): string[] {
   return tokens;
 }
 
-/** The tokens as stored, or null when a text holds a separator (the builder then reads `data`). */
+/**
+ * The tokens as stored, or null when a text holds a separator or a NUL (which PostgreSQL text
+ * cannot hold, so storing would change a length the token counts on): the builder then reads
+ * `data`.
+ */
 export function facetTokens(source: FacetSource): string | null {
   const tokens = facetTokenList(source);
-  for (const token of tokens) if (token.includes(TOKEN_SEPARATOR)) return null;
+  for (const token of tokens) if (token.includes(TOKEN_SEPARATOR) || token.includes('\u0000')) return null;
   return tokens.join(TOKEN_SEPARATOR);
 }

@@ -3,7 +3,7 @@ import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
 import { buildIndex, catalogState, docOf, indexBytes, yieldToEventLoop, type ShopIndex } from './build-index';
-import { prepareSortedDocuments } from './engine';
+import { prepareBaseCounts, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
 
@@ -130,9 +130,11 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
   });
 }
 
-/** What the first queries of a new index would otherwise pay for: the default order. */
+/** What the first queries of a new index would otherwise pay for: the default order and counts. */
 async function warm(index: ShopIndex): Promise<void> {
   await prepareSortedDocuments(index, 'sales_rate', 'desc', yieldToEventLoop);
+  await yieldToEventLoop();
+  prepareBaseCounts(index);
 }
 
 /**

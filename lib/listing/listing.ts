@@ -5,7 +5,7 @@ import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
-import { countsKey, runListing, type EngineResult } from './engine';
+import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
@@ -195,7 +195,7 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
     kept = new Map();
     index.cache.set('facet-blocks', kept);
   }
-  const key = `${countsKey(query)}|${query.categoryLimit}|${query.brandLimit}|${query.filtersSearchBy}`;
+  const key = `${result.countsKey}|${query.categoryLimit}|${query.brandLimit}|${query.filtersSearchBy}`;
   const hit = kept.get(key);
   if (hit) {
     kept.delete(key); // most recently used last

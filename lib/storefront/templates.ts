@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Liquid, type Template } from 'liquidjs';
 
 // A shop's `html` templates (Liquid, edited in the admin app). Every output is HTML-escaped unless
@@ -43,7 +44,8 @@ const renderings = new Map<string, { html: string; at: number }>();
  * template that shows the time stays within a minute of it).
  */
 export function renderTemplateKept(source: string, data: () => Record<string, unknown>, dataKey: string): string {
-  const key = `${source}\u0000${dataKey}`;
+  // Kept by a digest: the template and the page's JSON can be large.
+  const key = crypto.createHash('sha256').update(source).update('\u0000').update(dataKey).digest('base64');
   const now = Date.now();
   const kept = renderings.get(key);
   if (kept && now - kept.at < KEPT_MS) return kept.html;
