@@ -152,8 +152,9 @@ async function main() {
     print(`index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s, heap ${mib(heap)} (typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
     const words = await searchIndexFor(index);
 
-    // cold: the shape's facet counts computed (the first query of its filter set after an index
-    // swap); warm: counted before and kept with the index (the same filters in another order or page).
+    // cold: what queries keep with the index dropped before each run (facet counts, result size,
+    // location offers: the first query of its filter set after an index swap); warm: the same
+    // query again. Both use what the index is built and warmed with (orders, default counts).
     print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  cold p50 / p95 / p99 ms        warm p50 / p95 / p99 ms        SQL p50 / p95 / p99 ms          SQL÷cold (p50)`);
     const engineP95: Record<string, number> = {};
     for (const [name, shape] of PARTS.has('listing') ? SHAPES : []) {
