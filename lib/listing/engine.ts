@@ -414,7 +414,7 @@ function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrow
 }
 
 /** What a query's facet counts depend on: its filters, not its order, page or presentation. */
-export function countsKey(query: ListingQuery): string {
+function countsKey(query: ListingQuery): string {
   return JSON.stringify([
     query.available,
     query.collapse,
@@ -600,10 +600,6 @@ function filterNames(query: ListingQuery): string[] {
 }
 
 export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
-  return answer(index, query, search);
-}
-
-function answer(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
