@@ -6,19 +6,21 @@
 const SLICE = 1 << 15;
 const TURN = 1 << 17;
 
-function merge(from: Int32Array, to: Int32Array, lo: number, mid: number, hi: number, compare: (a: number, b: number) => number): void {
+/** Merges from[lo..mid) and from[mid..hi) into to[lo..hi), pausing every TURN elements. */
+async function merge(from: Int32Array, to: Int32Array, lo: number, mid: number, hi: number, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<void> {
   let i = lo;
   let j = mid;
   let k = lo;
-  while (i < mid && j < hi) to[k++] = compare(from[i], from[j]) <= 0 ? from[i++] : from[j++];
-  while (i < mid) to[k++] = from[i++];
-  while (j < hi) to[k++] = from[j++];
+  while (k < hi) {
+    const stop = Math.min(hi, k + TURN);
+    while (k < stop) to[k++] = j >= hi || (i < mid && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
+    await pause();
+  }
 }
 
 /** Sorts `items` in place by `compare` (a total order), awaiting `pause()` between slices. */
 export async function sortInTurns(items: Int32Array, compare: (a: number, b: number) => number, pause: () => Promise<void>): Promise<void> {
   const n = items.length;
-  let since = 0;
   if (n <= SLICE) {
     items.sort(compare);
     return;
@@ -30,16 +32,7 @@ export async function sortInTurns(items: Int32Array, compare: (a: number, b: num
   let from: Int32Array = items;
   let to: Int32Array = new Int32Array(n);
   for (let width = SLICE; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(n, lo + width);
-      const hi = Math.min(n, lo + 2 * width);
-      merge(from, to, lo, mid, hi, compare);
-      since += hi - lo;
-      if (since >= TURN) {
-        since = 0;
-        await pause();
-      }
-    }
+    for (let lo = 0; lo < n; lo += 2 * width) await merge(from, to, lo, Math.min(n, lo + width), Math.min(n, lo + 2 * width), compare, pause);
     [from, to] = [to, from];
   }
   if (from !== items) items.set(from);
