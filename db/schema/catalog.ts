@@ -76,6 +76,9 @@ export const products = pgTable(
     // for rows stored before the column existed, or whose values contain a separator: the index
     // builder then reads them from `data`.
     facets: text('facets'),
+    // A digest of the item's JSON exactly as the shop last sent it (lib/catalog/item-digest.ts):
+    // the same bytes sent again are recognised without validating them. Null when unknown.
+    sourceDigest: text('source_digest'),
     // The shop's catalog version in which this row last changed: readers fetch only what changed.
     version: bigint('version', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
+import { itemDigests } from './item-digest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 
@@ -15,7 +16,12 @@ afterAll(async () => {
   await database?.close();
 });
 
-const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, items));
+/** As the applier does it: the items parsed from the body's text, with their digests. */
+function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
+  const list = (JSON.parse(text) as { items: unknown[] }).items;
+  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, list, itemDigests(Buffer.from(text), 'items', list.length)));
+}
+const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
 const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));
 const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Item ${id}`, price: 100, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'], ...extra });
 
@@ -290,5 +296,77 @@ describe('disabling the rest only when the request was read whole', () => {
       ['m1', true],
       ['m2', true],
     ]);
+  });
+});
+
+describe('items sent again unchanged', () => {
+  const state = (shopId: string) =>
+    database.ctx.sql<{ id: string; version: number; updated_at: string; source_digest: string | null; available: boolean }[]>`
+      select p.id, p.version, p.updated_at::text, p.source_digest, st.available
+        from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+       where p.shop_id = ${shopId} order by p.id`;
+
+  it('writes nothing for the same bytes, yet counts them applied and warns as the first time', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = [item('a', { categories: ['nowhere'] }), item('b', { available: 0 })];
+    await put(shop.shop_id, items);
+    const before = await state(shop.shop_id);
+    expect(before.every((row) => row.source_digest !== null)).toBe(true);
+    const outcome = await put(shop.shop_id, items);
+    expect(outcome.applied).toBe(2);
+    expect(outcome.changed).toBe(false);
+    expect(outcome.warnings).toEqual([{ item_id: 'a', position: 0, message: 'category nowhere is unknown; the product counts in it once it arrives' }, { item_id: 'b', position: 1, message: 'category c1 is unknown; the product counts in it once it arrives' }]);
+    expect(await state(shop.shop_id)).toEqual(before);
+  });
+
+  it('puts a product taken out of stock back in stock when its unchanged item says so', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = [item('a'), item('b', { available: 3 }), item('c', { available: false })];
+    await put(shop.shop_id, items);
+    await availability(shop.shop_id, 'delete', ['a', 'b']);
+    await availability(shop.shop_id, 'patch', ['c']);
+    const outcome = await put(shop.shop_id, items);
+    expect(outcome.changed).toBe(true);
+    expect((await state(shop.shop_id)).map((row) => [row.id, row.available])).toEqual([['a', true], ['b', true], ['c', false]]);
+  });
+
+  it('takes the new digest of the same item sent with other spacing, without a new version', async () => {
+    const shop = await createTestShop(database.ctx);
+    await putText(shop.shop_id, JSON.stringify({ items: [item('a')] }));
+    const [before] = await state(shop.shop_id);
+    const outcome = await putText(shop.shop_id, JSON.stringify({ items: [item('a')] }, null, 2));
+    const [after] = await state(shop.shop_id);
+    expect(outcome.changed).toBe(false);
+    expect(after.source_digest).not.toBe(before.source_digest);
+    expect({ ...after, source_digest: null }).toEqual({ ...before, source_digest: null });
+  });
+
+  it('applies a changed item whose id is also sent unchanged earlier in the request, the last one winning', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a', { price: 10 })]);
+    const outcome = await put(shop.shop_id, [item('a', { price: 10 }), item('a', { price: 20 })]);
+    expect(outcome.warnings).toContainEqual({ item_id: 'a', position: 1, message: 'id a appears more than once; the last one is used' });
+    expect((await rows(shop.shop_id)).map((row) => row.price)).toEqual([20]);
+    await put(shop.shop_id, [item('a', { price: 30 }), item('a', { price: 10 })]);
+    expect((await rows(shop.shop_id)).map((row) => row.price)).toEqual([10]);
+  });
+
+  it('keeps unchanged items of a load in stock and takes the unlisted out', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a'), item('b'), item('c')]);
+    const outcome = await put(shop.shop_id, [item('a'), item('b')], 'load');
+    expect(outcome.applied).toBe(2);
+    expect((await state(shop.shop_id)).map((row) => [row.id, row.available])).toEqual([['a', true], ['b', true], ['c', false]]);
+  });
+
+  it('validates an item stored without a digest, and stores its digest', async () => {
+    const shop = await createTestShop(database.ctx);
+    await database.ctx.sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', [item('a')]));
+    expect((await state(shop.shop_id))[0].source_digest).toBeNull();
+    const outcome = await put(shop.shop_id, [item('a', { price: 5 })]);
+    expect(outcome.changed).toBe(true);
+    const [row] = await state(shop.shop_id);
+    expect(row.source_digest).not.toBeNull();
+    expect((await rows(shop.shop_id))[0].price).toBe(5);
   });
 });

@@ -3,6 +3,7 @@ import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
 import { facetTokens } from '@/lib/listing/facet-tokens';
 import { copyRows, type CopyValue } from './copy-rows';
+import { fastItem } from './fast-item';
 import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
 import { identifier } from './schemas';
 import { bumpCatalogVersion } from './version';
@@ -33,7 +34,11 @@ const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
 export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
 export { PRODUCT_COLUMNS, OFFER_COLUMNS };
 
-/** An item as stored: columns for the readers, `data` as accepted, one row per location offer. */
+/**
+ * An item as stored: columns for the readers, `data` as accepted, one row per location offer.
+ * What it gives for an item must stay a function of the item's text: a change here needs
+ * item-digest.ts's version bumped, or items re-sent unchanged keep their old rows.
+ */
 export function prepareItem(item: ItemInput): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   const data = { ...item, ...(item.params ? { params } : {}) };
@@ -80,82 +85,151 @@ async function knownIds(tx: TransactionSql, table: 'categories' | 'locations', s
   return new Set(rows.map((row) => row.id));
 }
 
+type Known = { categories: Set<string>; locations: Set<string> };
+
+/** The warnings an accepted item earns: empty or unknown categories, unknown locations. */
+function warnAbout(outcome: ImportOutcome, known: Known, id: string, position: number, categories: readonly string[], offerLocations: readonly string[]): void {
+  if (categories.length === 0) outcome.warn({ item_id: id, position, message: 'categories is empty; the product is in no category' });
+  for (const category of categories) {
+    if (!known.categories.has(category)) outcome.warn({ item_id: id, position, message: `category ${category} is unknown; the product counts in it once it arrives` });
+  }
+  for (const location of offerLocations) {
+    if (!known.locations.has(location)) outcome.warn({ item_id: id, position, message: `location ${location} is unknown` });
+  }
+}
+
+type RawItem = { id?: unknown; available?: unknown; categories?: unknown[]; locations?: { location: unknown }[] | null };
+
+/** The id ItemInput would give `raw`, if it has one of the right type. */
+function rawId(raw: unknown): string | undefined {
+  const id = typeof raw === 'object' && raw !== null ? (raw as RawItem).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
+}
+
+type Stored = { id: string; source_digest: string; available: boolean };
+
 /**
- * Validates items lazily, yielding staging rows as it goes, so PostgreSQL parses one COPY chunk
- * while the next is validated. Offer rows are collected for a second COPY.
+ * The stored digest and availability of each product the request names once: an item whose
+ * digest matches was stored from these exact bytes, and needs no validation and no write.
  */
-function* validatedRows(list: unknown[], outcome: ImportOutcome, seen: Set<string>, offers: CopyValue[][], categories: Set<string>, locations: Set<string>) {
+async function storedDigests(tx: TransactionSql, shopId: string, list: unknown[], digests: string[] | undefined): Promise<Map<string, Stored>> {
+  const stored = new Map<string, Stored>();
+  if (!digests) return stored;
+  const counts = new Map<string, number>();
+  for (const raw of list) {
+    const id = rawId(raw);
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  // An id named twice goes the whole way: the last occurrence must win over an earlier one. So
+  // does one no product can have (PostgreSQL could not even compare it).
+  const once = [...counts].filter(([id, count]) => count === 1 && id.length <= 64 && !id.includes('\0') && id.isWellFormed()).map(([id]) => id);
+  if (once.length === 0) return stored;
+  const rows = await tx<Stored[]>`
+    select p.id, p.source_digest, st.available
+      from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+     where p.shop_id = ${shopId} and p.id = any(${once}::text[]) and p.source_digest is not null`;
+  for (const row of rows) stored.set(row.id, row);
+  return stored;
+}
+
+type Staged = { seen: CopyValue[][]; offers: CopyValue[][]; ids: Set<string>; valid: number };
+
+/**
+ * Goes through the items in order, yielding a staging row for each new or changed one (validated
+ * and prepared) while PostgreSQL parses the previous COPY chunk. An item whose bytes match the
+ * stored digest is only noted as seen, with its availability. Offer rows are collected for a
+ * second COPY.
+ */
+function* stagedRows(list: unknown[], digests: string[] | undefined, stored: Map<string, Stored>, outcome: ImportOutcome, known: Known, staged: Staged) {
   for (let position = 0; position < list.length; position++) {
     const raw = list[position];
-    const parsed = ItemInput.safeParse(raw);
-    if (!parsed.success) {
-      outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
+    const digest = digests?.[position] ?? null;
+    const id = rawId(raw);
+    if (digest !== null && id !== undefined && stored.get(id)?.source_digest === digest) {
+      // These exact bytes passed validation before: the coercions below are ItemInput's.
+      const item = raw as RawItem;
+      const available = item.available === null || item.available === undefined ? true : typeof item.available === 'number' ? item.available > 0 : item.available === true;
+      staged.ids.add(id);
+      staged.valid++;
+      staged.seen.push([position, id, available]);
+      warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
-    const item = parsed.data;
-    if (seen.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
-    seen.add(item.id);
-    if (item.categories.length === 0) outcome.warn({ item_id: item.id, position, message: 'categories is empty; the product is in no category' });
-    for (const category of item.categories) {
-      if (!categories.has(category)) outcome.warn({ item_id: item.id, position, message: `category ${category} is unknown; the product counts in it once it arrives` });
+    let item = fastItem(raw);
+    if (item === undefined) {
+      const parsed = ItemInput.safeParse(raw);
+      if (!parsed.success) {
+        outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
+        continue;
+      }
+      item = parsed.data;
     }
-    for (const offer of item.locations ?? []) {
-      if (!locations.has(offer.location)) outcome.warn({ item_id: item.id, position, message: `location ${offer.location} is unknown` });
-    }
+    if (staged.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
+    staged.ids.add(item.id);
+    staged.valid++;
+    warnAbout(outcome, known, item.id, position, item.categories, (item.locations ?? []).map((offer) => offer.location));
     const prepared = prepareItem(item);
-    for (const offer of prepared.offers) offers.push([position, ...offer]);
-    yield [position, prepared.available, ...prepared.product];
+    staged.seen.push([position, item.id, prepared.available]);
+    for (const offer of prepared.offers) staged.offers.push([position, ...offer]);
+    yield [position, ...prepared.product, digest];
   }
 }
 
 /**
- * PUT (and POST "load") of products in the caller's transaction: validate item by item, COPY the
- * valid ones into staging, upsert only rows whose data or availability changed (keeping
- * sales_rate and first_added_at), rewrite the offers of changed products. `load` also marks every
- * product of the shop that is not in the request as not in stock.
+ * PUT (and POST "load") of products in the caller's transaction: skip items sent unchanged (by
+ * digest), validate the rest item by item, COPY the valid ones into staging, upsert only rows
+ * whose data changed (keeping sales_rate and first_added_at), rewrite the offers of changed
+ * products, set availability. `load` also marks every product of the shop that is not in the
+ * request as not in stock. `digests` are the items' (itemDigests), when known.
  */
-export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[]): Promise<ImportOutcome> {
+export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[], digests?: string[]): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = list.length;
-  const [categories, locations] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId)]);
+  const [categories, locations, stored] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), storedDigests(tx, shopId, list, digests)]);
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
 
   await tx.unsafe(`
     create temp table staging_products (
       pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
-      available bool, discount_percent float8, currency text, brand text, merchants text[], categories text[],
-      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text
+      discount_percent float8, currency text, brand text, merchants text[], categories text[],
+      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text,
+      source_digest text
     ) on commit drop;
     create temp table staging_offers (
       pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
     ) on commit drop;
+    create temp table staging_seen (pos int, id text, available bool) on commit drop;
     create temp table staging_changed (id text primary key) on commit drop;`);
-  const seen = new Set<string>();
-  const offers: CopyValue[][] = [];
-  await copyRows(tx, 'staging_products', ['pos', 'available', ...PRODUCT_COLUMNS], validatedRows(list, outcome, seen, offers, categories, locations));
-  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], offers);
-  outcome.applied = seen.size;
+  const staged: Staged = { seen: [], offers: [], ids: new Set(), valid: 0 };
+  await copyRows(tx, 'staging_products', ['pos', ...PRODUCT_COLUMNS, 'source_digest'], stagedRows(list, digests, stored, outcome, { categories, locations }, staged));
+  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], staged.offers);
+  await copyRows(tx, 'staging_seen', ['pos', 'id', 'available'], staged.seen);
+  outcome.applied = staged.ids.size;
   // The last occurrence of an id in the request wins. Without repeats (the usual case) every
   // staged row wins, and sorting wide rows is skipped.
-  const valid = await tx<{ n: number }[]>`select count(*)::int as n from staging_products`;
-  const repeated = valid[0].n > seen.size;
+  const repeated = staged.valid > staged.ids.size;
   const winners = repeated ? `(select distinct on (id) * from staging_products order by id, pos desc)` : 'staging_products';
+  const seen = repeated ? `(select distinct on (id) * from staging_seen order by id, pos desc)` : 'staging_seen';
 
+  // A row whose data is the same but whose digest is not (the item sent with other spacing or
+  // key order) only takes the new digest: its version stays, so readers see no change.
   const changed = await tx.unsafe(
-    `with changed as (
-       insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, version, first_added_at, updated_at)
-       select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from ${winners} s
+    `with written as (
+       insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, source_digest, version, first_added_at, updated_at)
+       select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, s.source_digest, $2, now(), now() from ${winners} s
        on conflict (shop_id, id) do update
-          set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, version = excluded.version, updated_at = now()
-        where p.data is distinct from excluded.data
-       returning p.id)
-     insert into staging_changed select id from changed`,
+          set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, source_digest = excluded.source_digest,
+              version = case when p.data is distinct from excluded.data then excluded.version else p.version end,
+              updated_at = case when p.data is distinct from excluded.data then now() else p.updated_at end
+        where p.data is distinct from excluded.data or p.source_digest is distinct from excluded.source_digest
+       returning p.id, p.version)
+     insert into staging_changed select id from written where version = $2`,
     [shopId, version],
   );
   const states = await tx.unsafe(
     `insert into product_state as st (shop_id, product_id, available, version)
-     select $1, w.id, w.available, $2 from ${winners} w
+     select $1, s.id, s.available, $2 from ${seen} s
      on conflict (shop_id, product_id) do update set available = excluded.available, version = excluded.version
       where st.available is distinct from excluded.available`,
     [shopId, version],
@@ -182,7 +256,7 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     const disabled = await tx`
       update product_state st set available = false, version = ${version}
        where st.shop_id = ${shopId} and st.available
-         and not exists (select 1 from staging_products s where s.id = st.product_id)`;
+         and not exists (select 1 from staging_seen s where s.id = st.product_id)`;
     if (disabled.count > 0) outcome.changed = true;
   }
   return outcome;

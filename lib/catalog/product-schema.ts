@@ -133,6 +133,7 @@ const niche = {
   }),
 };
 export const NICHE_SECTIONS = Object.keys(niche) as (keyof typeof niche)[];
+export const NICHE_SCHEMAS = niche;
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -143,15 +144,14 @@ export function parseIsoDate(value: string): Date {
   return new Date(zoned ? normalised : `${normalised}Z`);
 }
 
-const validDate = (field: string) =>
-  text(field).refine(
-    (value) => {
-      if (!isoDateTime.test(value)) return false;
-      const year = parseIsoDate(value).getUTCFullYear();
-      return year >= 1 && year <= 9999;
-    },
-    { message: `${field} must be an ISO 8601 date` },
-  );
+/** An ISO 8601 date or date-time naming a year from 1 to 9999. */
+export function isIsoDate(value: string): boolean {
+  if (!isoDateTime.test(value)) return false;
+  const year = parseIsoDate(value).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+const validDate = (field: string) => text(field).refine(isIsoDate, { message: `${field} must be an ISO 8601 date` });
 
 export const ItemInput = z.looseObject({
   id: identifier('id', 64),

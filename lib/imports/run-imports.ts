@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
+import { itemDigests } from '@/lib/catalog/item-digest';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
 import { operations, type Operation } from './operations';
@@ -70,14 +71,14 @@ export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]
   return rows.map((row) => row.shop_id);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, body: Record<string, unknown>): Promise<ImportOutcome> {
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, text: Buffer, body: Record<string, unknown>): Promise<ImportOutcome> {
   const { resource, field } = operations[operation];
   const list = body[field] as unknown[];
   const verb = operation.split('.')[1];
   if (resource === 'categories' || resource === 'locations') {
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
-  if (verb === 'put' || verb === 'load') return applyProducts(tx, shopId, verb, list);
+  if (verb === 'put' || verb === 'load') return applyProducts(tx, shopId, verb, list, itemDigests(text, field, list.length));
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
 
@@ -109,14 +110,15 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
   try {
     const [stored] = await ctx.sql<{ body: Buffer }[]>`
       select body from import_bodies where shop_id = ${shopId} and import_id = ${pending.id}`;
-    const body = JSON.parse((await gunzip(stored.body)).toString('utf8')) as Record<string, unknown>;
+    const text = await gunzip(stored.body);
+    const body = JSON.parse(text.toString('utf8')) as Record<string, unknown>;
     await ctx.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`
         select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return;
-      const outcome = await applyOperation(tx, shopId, pending.operation, body);
+      const outcome = await applyOperation(tx, shopId, pending.operation, text, body);
       await finishImport(ctx, tx, shopId, pending.id, outcome);
     });
   } catch (error) {

@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "source_digest" text;
