@@ -124,10 +124,11 @@ async function storedDigests(tx: TransactionSql, shopId: string, list: unknown[]
   // does one no product can have (PostgreSQL could not even compare it).
   const once = [...counts].filter(([id, count]) => count === 1 && id.length <= 64 && !id.includes('\0') && id.isWellFormed()).map(([id]) => id);
   if (once.length === 0) return stored;
-  const rows = await tx<Stored[]>`
-    select p.id, p.source_digest, st.available
-      from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
-     where p.shop_id = ${shopId} and p.id = any(${once}::text[]) and p.source_digest is not null`;
+  const query = `select wanted.id, p.source_digest, st.available
+      from unnest($2::text[]) as wanted (id)
+      cross join lateral (select source_digest from products where shop_id = $1 and id = wanted.id and source_digest is not null limit 1) p
+      cross join lateral (select available from product_state where shop_id = $1 and product_id = wanted.id limit 1) st`;
+  const rows = await tx.unsafe<Stored[]>(query, [shopId, once]);
   for (const row of rows) stored.set(row.id, row);
   return stored;
 }

@@ -8,6 +8,7 @@ import { describeZodError } from '@/lib/http/zod-message';
 import { enqueue } from '@/lib/jobs';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
+import { handOver } from './handoff';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
 import { ProductMethod, WebhookUrl } from './schemas';
 
@@ -67,5 +68,6 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
+  handOver(importId, { raw, json });
   return { importId };
 }

@@ -6,6 +6,7 @@ import { applyTree } from '@/lib/catalog/apply-tree';
 import { itemDigests } from '@/lib/catalog/item-digest';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
+import { takeOver, type HandedBody } from './handoff';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
 
@@ -94,6 +95,13 @@ function isTransient(error: unknown): boolean {
 
 const MAX_ATTEMPTS = 5;
 
+async function readStoredBody(ctx: AppContext, shopId: string, importId: number): Promise<HandedBody> {
+  const [stored] = await ctx.sql<{ body: Buffer }[]>`
+    select body from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
+  const raw = await gunzip(stored.body);
+  return { raw, json: JSON.parse(raw.toString('utf8')) as Record<string, unknown> };
+}
+
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
   const [claimed] = await ctx.sql<{ attempts: number }[]>`
     update imports set status = 'running', started_at = now(), attempts = attempts + 1
@@ -108,10 +116,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
     return;
   }
   try {
-    const [stored] = await ctx.sql<{ body: Buffer }[]>`
-      select body from import_bodies where shop_id = ${shopId} and import_id = ${pending.id}`;
-    const text = await gunzip(stored.body);
-    const body = JSON.parse(text.toString('utf8')) as Record<string, unknown>;
+    const { raw: text, json: body } = takeOver(pending.id) ?? (await readStoredBody(ctx, shopId, pending.id));
     await ctx.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`

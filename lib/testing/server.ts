@@ -32,7 +32,9 @@ async function startProcess(script: string, ready: RegExp, env: Record<string, s
   const merged: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
   // An undefined value removes the variable (spawn would pass the string "undefined").
   const childEnv = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server of a benchmark.
+  const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

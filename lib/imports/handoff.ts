@@ -1,0 +1,42 @@
+// Intake has just parsed an import's body; the applier, usually in the same process a moment
+// later, would gunzip and parse it again (~15 µs an item). Bodies accepted here are kept for
+// it, a few at a time: the applier takes its import's body if this process still holds it, and
+// reads the stored copy otherwise (another process, a restart, a body evicted meanwhile).
+
+export type HandedBody = { raw: Buffer; json: Record<string, unknown> };
+
+const MAX_BYTES = 48 * 1024 * 1024;
+
+// Next.js loads a module once per route bundle and the process entry loads its own copy: the
+// bodies live on globalThis so intake's copy and the applier's copy share them.
+const KEY = Symbol.for('vitrine.import-handoff');
+type Shelf = { bodies: Map<number, HandedBody>; bytes: number };
+type Holder = { [KEY]?: Shelf };
+
+function shelf(): Shelf {
+  return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0 });
+}
+
+/** Keeps an accepted import's body for the applier; the oldest go first past the size limit. */
+export function handOver(importId: number, body: HandedBody): void {
+  const held = shelf();
+  if (body.raw.length > MAX_BYTES) return;
+  held.bodies.set(importId, body);
+  held.bytes += body.raw.length;
+  for (const [id, oldest] of held.bodies) {
+    if (held.bytes <= MAX_BYTES) break;
+    held.bodies.delete(id);
+    held.bytes -= oldest.raw.length;
+  }
+}
+
+/** The body intake kept for this import, once (undefined if this process does not hold it). */
+export function takeOver(importId: number): HandedBody | undefined {
+  const held = shelf();
+  const body = held.bodies.get(importId);
+  if (body) {
+    held.bodies.delete(importId);
+    held.bytes -= body.raw.length;
+  }
+  return body;
+}
