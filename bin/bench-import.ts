@@ -175,6 +175,8 @@ async function main() {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  const timings = server.output().split('\n').filter((line) => line.includes('import timings'));
+  if (timings.length > 0) console.log(`\n${timings.join('\n')}`);
   console.log('\nbench:import results');
   for (const [key, value] of Object.entries(results)) console.log(`  ${key.padEnd(58)} ${value}`);
 }

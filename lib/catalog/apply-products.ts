@@ -2,6 +2,7 @@ import type { TransactionSql } from 'postgres';
 import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
 import { facetTokens } from '@/lib/listing/facet-tokens';
+import { Phases } from '@/lib/imports/phases';
 import { copyRows, type CopyValue } from './copy-rows';
 import { fastItem } from './fast-item';
 import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
@@ -106,42 +107,64 @@ function rawId(raw: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
 }
 
-type Stored = { id: string; source_digest: string; available: boolean };
+type Stored = { source_digest: string | null; available: boolean | null };
 
 /**
- * The stored digest and availability of each product the request names once: an item whose
- * digest matches was stored from these exact bytes, and needs no validation and no write.
+ * What is stored of each product the request names once: its digest and availability. An id
+ * looked up and not found is new (nothing of it is stored, so its rows go straight into the
+ * tables); an item whose digest matches was stored from these exact bytes and needs no
+ * validation and no write.
  */
-async function storedDigests(tx: TransactionSql, shopId: string, list: unknown[], digests: string[] | undefined): Promise<Map<string, Stored>> {
-  const stored = new Map<string, Stored>();
-  if (!digests) return stored;
+async function lookUp(tx: TransactionSql, shopId: string, list: unknown[]): Promise<{ lookedUp: Set<string>; stored: Map<string, Stored> }> {
   const counts = new Map<string, number>();
   for (const raw of list) {
     const id = rawId(raw);
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  // An id named twice goes the whole way: the last occurrence must win over an earlier one. So
-  // does one no product can have (PostgreSQL could not even compare it).
+  // An id named twice goes through staging: the last occurrence must win over an earlier one.
+  // So does one no product can have (PostgreSQL could not even compare it).
   const once = [...counts].filter(([id, count]) => count === 1 && id.length <= 64 && !id.includes('\0') && id.isWellFormed()).map(([id]) => id);
-  if (once.length === 0) return stored;
-  const query = `select wanted.id, p.source_digest, st.available
-      from unnest($2::text[]) as wanted (id)
-      cross join lateral (select source_digest from products where shop_id = $1 and id = wanted.id and source_digest is not null limit 1) p
-      cross join lateral (select available from product_state where shop_id = $1 and product_id = wanted.id limit 1) st`;
-  const rows = await tx.unsafe<Stored[]>(query, [shopId, once]);
-  for (const row of rows) stored.set(row.id, row);
-  return stored;
+  const stored = new Map<string, Stored>();
+  if (once.length > 0) {
+    // One index probe per id, whatever the planner's statistics say after a bulk load.
+    const rows = await tx.unsafe<(Stored & { id: string; found: boolean | null })[]>(
+      `select wanted.id, p.source_digest, p.found, st.available
+         from unnest($2::text[]) as wanted (id)
+         left join lateral (select source_digest, true as found from products where shop_id = $1 and id = wanted.id limit 1) p on true
+         left join lateral (select available from product_state where shop_id = $1 and product_id = wanted.id limit 1) st on true
+        where p.found or st.available is not null`,
+      [shopId, once],
+    );
+    for (const row of rows) stored.set(row.id, row);
+  }
+  return { lookedUp: new Set(once), stored };
 }
 
-type Staged = { seen: CopyValue[][]; offers: CopyValue[][]; ids: Set<string>; valid: number };
+/** What going through the items leaves besides the rows streamed to PostgreSQL. */
+type Sorted = {
+  // Every accepted item: position, id, availability, and whether it is new.
+  seen: CopyValue[][];
+  // Rows of the kind not being streamed (new or staged), for a second COPY.
+  held: CopyValue[][];
+  newStates: CopyValue[][];
+  newOffers: CopyValue[][];
+  stagedOffers: CopyValue[][];
+  ids: Set<string>;
+  valid: number;
+  fresh: number;
+};
+
+type Plan = { shopId: string; version: number; digests: string[] | undefined; lookedUp: Set<string>; stored: Map<string, Stored>; known: Known; streamNew: boolean };
 
 /**
- * Goes through the items in order, yielding a staging row for each new or changed one (validated
- * and prepared) while PostgreSQL parses the previous COPY chunk. An item whose bytes match the
- * stored digest is only noted as seen, with its availability. Offer rows are collected for a
- * second COPY.
+ * Goes through the items in order. An item whose bytes match the stored digest is only noted
+ * as seen, with its availability. The others are validated and prepared: a new product's row
+ * goes straight to `products`, a stored one's to staging for the upsert. Rows of the kind
+ * `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY chunk while the next is
+ * prepared; the other kind is held for a second COPY.
  */
-function* stagedRows(list: unknown[], digests: string[] | undefined, stored: Map<string, Stored>, outcome: ImportOutcome, known: Known, staged: Staged) {
+function* sortedRows(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
+  const { digests, stored, lookedUp, known } = plan;
   for (let position = 0; position < list.length; position++) {
     const raw = list[position];
     const digest = digests?.[position] ?? null;
@@ -150,9 +173,9 @@ function* stagedRows(list: unknown[], digests: string[] | undefined, stored: Map
       // These exact bytes passed validation before: the coercions below are ItemInput's.
       const item = raw as RawItem;
       const available = item.available === null || item.available === undefined ? true : typeof item.available === 'number' ? item.available > 0 : item.available === true;
-      staged.ids.add(id);
-      staged.valid++;
-      staged.seen.push([position, id, available]);
+      sorted.ids.add(id);
+      sorted.valid++;
+      sorted.seen.push([position, id, available, false]);
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
@@ -165,28 +188,44 @@ function* stagedRows(list: unknown[], digests: string[] | undefined, stored: Map
       }
       item = parsed.data;
     }
-    if (staged.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
-    staged.ids.add(item.id);
-    staged.valid++;
+    if (sorted.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
+    sorted.ids.add(item.id);
+    sorted.valid++;
     warnAbout(outcome, known, item.id, position, item.categories, (item.locations ?? []).map((offer) => offer.location));
     const prepared = prepareItem(item);
-    staged.seen.push([position, item.id, prepared.available]);
-    for (const offer of prepared.offers) staged.offers.push([position, ...offer]);
-    yield [position, ...prepared.product, digest];
+    const fresh = lookedUp.has(item.id) && !stored.has(item.id);
+    sorted.seen.push([position, item.id, prepared.available, fresh]);
+    let row: CopyValue[];
+    if (fresh) {
+      sorted.fresh++;
+      sorted.newStates.push([plan.shopId, item.id, prepared.available, plan.version]);
+      for (const offer of prepared.offers) sorted.newOffers.push([plan.shopId, ...offer]);
+      row = [plan.shopId, ...prepared.product, digest, plan.version];
+    } else {
+      for (const offer of prepared.offers) sorted.stagedOffers.push([position, ...offer]);
+      row = [position, ...prepared.product, digest];
+    }
+    if (fresh === plan.streamNew) yield row;
+    else sorted.held.push(row);
   }
 }
 
+const NEW_PRODUCT_COLUMNS = ['shop_id', ...PRODUCT_COLUMNS, 'source_digest', 'version'];
+const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS, 'source_digest'];
+
 /**
- * PUT (and POST "load") of products in the caller's transaction: skip items sent unchanged (by
- * digest), validate the rest item by item, COPY the valid ones into staging, upsert only rows
- * whose data changed (keeping sales_rate and first_added_at), rewrite the offers of changed
- * products, set availability. `load` also marks every product of the shop that is not in the
- * request as not in stock. `digests` are the items' (itemDigests), when known.
+ * PUT (and POST "load") of products in the caller's transaction. Items sent unchanged (same
+ * digest) are skipped; the rest are validated item by item. New products are copied straight
+ * into their tables; stored ones go through staging and an upsert that writes only rows whose
+ * data changed (keeping sales_rate and first_added_at) and rewrites their offers. Then
+ * availability is set. `load` also marks every product of the shop that is not in the request
+ * as not in stock. `digests` are the items' (itemDigests), when known.
  */
-export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[], digests?: string[]): Promise<ImportOutcome> {
+export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[], digests?: string[], phases = new Phases()): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = list.length;
-  const [categories, locations, stored] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), storedDigests(tx, shopId, list, digests)]);
+  const [categories, locations, { lookedUp, stored }] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), lookUp(tx, shopId, list)]);
+  phases.mark('look up');
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
 
@@ -200,16 +239,39 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     create temp table staging_offers (
       pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
     ) on commit drop;
-    create temp table staging_seen (pos int, id text, available bool) on commit drop;
+    create temp table staging_seen (pos int, id text, available bool, fresh bool) on commit drop;
     create temp table staging_changed (id text primary key) on commit drop;`);
-  const staged: Staged = { seen: [], offers: [], ids: new Set(), valid: 0 };
-  await copyRows(tx, 'staging_products', ['pos', ...PRODUCT_COLUMNS, 'source_digest'], stagedRows(list, digests, stored, outcome, { categories, locations }, staged));
-  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], staged.offers);
-  await copyRows(tx, 'staging_seen', ['pos', 'id', 'available'], staged.seen);
-  outcome.applied = staged.ids.size;
+  // Stream whichever kind most items are likely to be: new on a first load, staged after.
+  const streamNew = lookedUp.size - stored.size >= list.length / 2;
+  const plan: Plan = { shopId, version, digests, lookedUp, stored, known: { categories, locations }, streamNew };
+  const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0 };
+  const rows = sortedRows(list, plan, outcome, sorted);
+  phases.mark('staging tables');
+  if (streamNew) {
+    await copyRows(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
+    phases.mark('copy new products');
+    await copyRows(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
+    phases.mark('copy staged');
+  } else {
+    await copyRows(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, rows);
+    phases.mark('copy staged');
+    await copyRows(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
+    phases.mark('copy new products');
+  }
+  if (sorted.fresh > 0) {
+    outcome.changed = true;
+    await copyRows(tx, 'product_state', ['shop_id', 'product_id', 'available', 'version'], sorted.newStates);
+    phases.mark('copy new states');
+    await copyRows(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], sorted.newOffers);
+    phases.mark('copy new offers');
+  }
+  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
+  await copyRows(tx, 'staging_seen', ['pos', 'id', 'available', 'fresh'], sorted.seen);
+  phases.mark('copy staged offers, seen');
+  outcome.applied = sorted.ids.size;
   // The last occurrence of an id in the request wins. Without repeats (the usual case) every
   // staged row wins, and sorting wide rows is skipped.
-  const repeated = staged.valid > staged.ids.size;
+  const repeated = sorted.valid > sorted.ids.size;
   const winners = repeated ? `(select distinct on (id) * from staging_products order by id, pos desc)` : 'staging_products';
   const seen = repeated ? `(select distinct on (id) * from staging_seen order by id, pos desc)` : 'staging_seen';
 
@@ -228,14 +290,16 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
      insert into staging_changed select id from written where version = $2`,
     [shopId, version],
   );
+  phases.mark('upsert');
   const states = await tx.unsafe(
     `insert into product_state as st (shop_id, product_id, available, version)
-     select $1, s.id, s.available, $2 from ${seen} s
+     select $1, s.id, s.available, $2 from ${seen} s where not s.fresh
      on conflict (shop_id, product_id) do update set available = excluded.available, version = excluded.version
       where st.available is distinct from excluded.available`,
     [shopId, version],
   );
   if (states.count > 0) outcome.changed = true;
+  phases.mark('states');
   if (changed.count > 0) {
     outcome.changed = true;
     await tx`delete from product_offers o using staging_changed c where o.shop_id = ${shopId} and o.product_id = c.id`;
@@ -248,6 +312,7 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
         order by o.product_id, o.location_id`,
       [shopId],
     );
+    phases.mark('offers');
   }
   if (mode === 'load' && outcome.rejected > 0) {
     // A rejected item may be one the shop meant to keep: disabling "everything not listed" on a

@@ -46,14 +46,33 @@ export function copyField(value: CopyValue): string {
   return escapeText(storableText(value));
 }
 
-/** Streams rows into `table (columns)` with COPY, in chunks of about a megabyte. */
+/**
+ * Streams rows into `table (columns)` with COPY, in chunks of about a megabyte. Rejects with
+ * PostgreSQL's error when the COPY fails, whenever the error comes.
+ */
 export async function copyRows(tx: TransactionSql, table: string, columns: string[], rows: Iterable<CopyValue[]>): Promise<void> {
-  const stream = (await tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable()) as Writable;
-  const done = new Promise<void>((resolve, reject) => {
-    stream.on('finish', resolve);
-    stream.on('error', reject);
-    stream.on('close', () => reject(new Error(`COPY into ${table} ended early`)));
-  });
+  const query = tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`);
+  // postgres.js settles the COPY query with the stream as soon as the COPY starts, and a server
+  // error that arrives after the last chunk (a duplicate key found at the end, a bad value)
+  // neither fails nor finishes the stream: without this, the caller would wait for ever. The
+  // driver reports it to the query's reject, which is wrapped here to hear it.
+  let serverFailed!: (error: unknown) => void;
+  const serverError = new Promise<never>((_, reject) => (serverFailed = reject));
+  const settle = query as unknown as { reject: (error: unknown) => void };
+  const reject = settle.reject;
+  settle.reject = (error) => {
+    serverFailed(error);
+    reject(error);
+  };
+  const stream = (await query.writable()) as Writable;
+  const done = Promise.race([
+    new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.on('close', () => reject(new Error(`COPY into ${table} ended early`)));
+    }),
+    serverError,
+  ]);
   // A failed COPY destroys the stream, which then never drains: never wait on drain alone.
   done.catch(() => {});
   let chunk = '';

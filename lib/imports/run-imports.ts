@@ -7,6 +7,7 @@ import { itemDigests } from '@/lib/catalog/item-digest';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
 import { takeOver, type HandedBody } from './handoff';
+import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
 
@@ -72,14 +73,18 @@ export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]
   return rows.map((row) => row.shop_id);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, text: Buffer, body: Record<string, unknown>): Promise<ImportOutcome> {
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, text: Buffer, body: Record<string, unknown>, phases: Phases): Promise<ImportOutcome> {
   const { resource, field } = operations[operation];
   const list = body[field] as unknown[];
   const verb = operation.split('.')[1];
   if (resource === 'categories' || resource === 'locations') {
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
-  if (verb === 'put' || verb === 'load') return applyProducts(tx, shopId, verb, list, itemDigests(text, field, list.length));
+  if (verb === 'put' || verb === 'load') {
+    const digests = itemDigests(text, field, list.length);
+    phases.mark('digests');
+    return applyProducts(tx, shopId, verb, list, digests, phases);
+  }
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
 
@@ -116,16 +121,23 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
     return;
   }
   try {
-    const { raw: text, json: body } = takeOver(pending.id) ?? (await readStoredBody(ctx, shopId, pending.id));
+    const phases = new Phases();
+    const handed = takeOver(pending.id);
+    const { raw: text, json: body } = handed ?? (await readStoredBody(ctx, shopId, pending.id));
+    phases.mark(handed ? 'body handed over' : 'body read');
     await ctx.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`
         select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return;
-      const outcome = await applyOperation(tx, shopId, pending.operation, text, body);
+      phases.mark('lock');
+      const outcome = await applyOperation(tx, shopId, pending.operation, text, body, phases);
       await finishImport(ctx, tx, shopId, pending.id, outcome);
+      phases.mark('finish');
     });
+    phases.mark('commit');
+    phases.report(`${pending.operation} ${pending.id}`);
   } catch (error) {
     if (isTransient(error)) throw error;
     // Nothing of it was stored (its transaction rolled back): record why, and move on so the

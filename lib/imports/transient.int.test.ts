@@ -21,7 +21,7 @@ it('applies an import again when its database connection is cut half-way, instea
   while (terminated === 0 && (await status()) !== 'done') {
     const rows = await fixture.database.ctx.sql<{ ok: boolean }[]>`
       select pg_terminate_backend(pid) as ok from pg_stat_activity
-       where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and query ilike '%staging_products%'`;
+       where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and query ilike 'copy %products%'`;
     terminated = rows.filter((r) => r.ok).length;
     if (!terminated) await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -1,0 +1,22 @@
+import { log } from '@/lib/runtime/log';
+
+/**
+ * Wall time of each step of applying one import, logged when IMPORT_TIMINGS=1: where an
+ * import's time goes, without a profiler (`npm run bench:import` prints these lines).
+ */
+export class Phases {
+  private readonly enabled = process.env.IMPORT_TIMINGS === '1';
+  private last = performance.now();
+  private readonly steps: string[] = [];
+
+  mark(step: string): void {
+    if (!this.enabled) return;
+    const now = performance.now();
+    this.steps.push(`${step} ${(now - this.last).toFixed(0)}`);
+    this.last = now;
+  }
+
+  report(what: string): void {
+    if (this.enabled) log(`import timings ${what}: ${this.steps.join(', ')} ms`);
+  }
+}
