@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { products } from '@/db/schema';
-import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/apply-products';
+import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { boot } from '@/lib/runtime/boot';

@@ -1,85 +1,13 @@
 import type { TransactionSql } from 'postgres';
 import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
-import { facetTokens } from '@/lib/listing/facet-tokens';
 import { Phases } from '@/lib/imports/phases';
-import { copyRows, type CopyValue } from './copy-rows';
-import { fastItem } from './fast-item';
-import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
+import { copyField, copyRows, copyText, type CopyValue } from './copy-rows';
+import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS } from './prepared-items';
 import { identifier } from './schemas';
 import { bumpCatalogVersion } from './version';
 
-const PRODUCT_COLUMNS = [
-  'id',
-  'group_id',
-  'name',
-  'url',
-  'picture',
-  'price',
-  'oldprice',
-  'discount_percent',
-  'currency',
-  'brand',
-  'merchants',
-  'categories',
-  'stock_quantity',
-  'rating',
-  'price_margin',
-  'creation_date',
-  'data',
-  'facets',
-];
-const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
-
-export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
-export { PRODUCT_COLUMNS, OFFER_COLUMNS };
-
-/**
- * An item as stored: columns for the readers, `data` as accepted, one row per location offer.
- * What it gives for an item must stay a function of the item's text: a change here needs
- * item-digest.ts's version bumped, or items re-sent unchanged keep their old rows.
- */
-export function prepareItem(item: ItemInput): Prepared {
-  const params = (item.params ?? []).filter((param) => param.name !== '');
-  const data = { ...item, ...(item.params ? { params } : {}) };
-  // A location listed twice in one item: the last offer counts.
-  const lastOffers = new Map((item.locations ?? []).map((offer) => [offer.location, offer]));
-  const offers = [...lastOffers.values()].map((offer) => {
-    // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
-    const price = offer.price ?? item.price;
-    const oldprice = offer.oldprice ?? item.oldprice ?? null;
-    const { location: _location, ...rest } = offer;
-    return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
-  });
-  const created = item.creation_date ? parseIsoDate(item.creation_date).toISOString() : null;
-  return {
-    id: item.id,
-    // CONTRACT §3: a PUT item is in stock unless it says otherwise.
-    available: item.available ?? true,
-    product: [
-      item.id,
-      item.group_id ?? null,
-      item.name,
-      item.url,
-      item.picture,
-      item.price,
-      item.oldprice ?? null,
-      discountPercent(item.discount_percent, item.price, item.oldprice),
-      item.currency ?? null,
-      item.brand ?? null,
-      item.merchant ?? null,
-      item.categories,
-      item.stock_quantity ?? null,
-      item.rating ?? null,
-      item.price_margin ?? null,
-      created,
-      { json: data },
-      facetTokens({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
-    ],
-    offers,
-  };
-}
 
 async function knownIds(tx: TransactionSql, table: 'categories' | 'locations', shopId: string): Promise<Set<string>> {
   const rows = await tx<{ id: string }[]>`select id from ${tx(table)} where shop_id = ${shopId}`;
@@ -140,15 +68,15 @@ async function lookUp(tx: TransactionSql, shopId: string, list: unknown[]): Prom
   return { lookedUp: new Set(once), stored };
 }
 
-/** What going through the items leaves besides the rows streamed to PostgreSQL. */
+/** What going through the items leaves besides the lines streamed to PostgreSQL. */
 type Sorted = {
   // Every accepted item: position, id, availability, and whether it is new.
   seen: CopyValue[][];
-  // Rows of the kind not being streamed (new or staged), for a second COPY.
-  held: CopyValue[][];
+  // Lines of the kind not being streamed (new or staged), for a second COPY.
+  held: string[];
   newStates: CopyValue[][];
-  newOffers: CopyValue[][];
-  stagedOffers: CopyValue[][];
+  newOffers: string[];
+  stagedOffers: string[];
   ids: Set<string>;
   valid: number;
   fresh: number;
@@ -159,12 +87,13 @@ type Plan = { shopId: string; version: number; digests: string[] | undefined; lo
 /**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
  * as seen, with its availability. The others are validated and prepared: a new product's row
- * goes straight to `products`, a stored one's to staging for the upsert. Rows of the kind
- * `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY chunk while the next is
- * prepared; the other kind is held for a second COPY.
+ * goes straight to `products`, a stored one's to staging for the upsert. Lines of the kind `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY
+ * chunk while the next is prepared; the other kind is held for a second COPY.
  */
-function* sortedRows(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
+function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
   const { digests, stored, lookedUp, known } = plan;
+  const newSuffix = `\t${plan.version}`;
+  const newPrefix = `${copyField(plan.shopId)}\t`;
   for (let position = 0; position < list.length; position++) {
     const raw = list[position];
     const digest = digests?.[position] ?? null;
@@ -179,34 +108,30 @@ function* sortedRows(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
-    let item = fastItem(raw);
-    if (item === undefined) {
-      const parsed = ItemInput.safeParse(raw);
-      if (!parsed.success) {
-        outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
-        continue;
-      }
-      item = parsed.data;
+    const item = prepareForCopy(raw, position);
+    if (!item.ok) {
+      outcome.reject(item.problem);
+      continue;
     }
     if (sorted.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
     sorted.ids.add(item.id);
     sorted.valid++;
-    warnAbout(outcome, known, item.id, position, item.categories, (item.locations ?? []).map((offer) => offer.location));
-    const prepared = prepareItem(item);
+    warnAbout(outcome, known, item.id, position, item.categories, item.offerLocations);
     const fresh = lookedUp.has(item.id) && !stored.has(item.id);
-    sorted.seen.push([position, item.id, prepared.available, fresh]);
-    let row: CopyValue[];
+    sorted.seen.push([position, item.id, item.available, fresh]);
+    const tail = `\t${copyField(digest)}`;
+    let line: string;
     if (fresh) {
       sorted.fresh++;
-      sorted.newStates.push([plan.shopId, item.id, prepared.available, plan.version]);
-      for (const offer of prepared.offers) sorted.newOffers.push([plan.shopId, ...offer]);
-      row = [plan.shopId, ...prepared.product, digest, plan.version];
+      sorted.newStates.push([plan.shopId, item.id, item.available, plan.version]);
+      for (const offer of item.offers) sorted.newOffers.push(newPrefix + offer);
+      line = newPrefix + item.fields + tail + newSuffix;
     } else {
-      for (const offer of prepared.offers) sorted.stagedOffers.push([position, ...offer]);
-      row = [position, ...prepared.product, digest];
+      for (const offer of item.offers) sorted.stagedOffers.push(`${position}\t${offer}`);
+      line = `${position}\t${item.fields}${tail}`;
     }
-    if (fresh === plan.streamNew) yield row;
-    else sorted.held.push(row);
+    if (fresh === plan.streamNew) yield line;
+    else sorted.held.push(line);
   }
 }
 
@@ -221,7 +146,13 @@ const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS, 'source_digest'];
  * availability is set. `load` also marks every product of the shop that is not in the request
  * as not in stock. `digests` are the items' (itemDigests), when known.
  */
-export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', list: unknown[], digests?: string[], phases = new Phases()): Promise<ImportOutcome> {
+export async function applyProducts(
+  tx: TransactionSql,
+  shopId: string,
+  mode: 'put' | 'load',
+  list: unknown[],
+  { digests, phases = new Phases() }: { digests?: string[]; phases?: Phases } = {},
+): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = list.length;
   const [categories, locations, { lookedUp, stored }] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), lookUp(tx, shopId, list)]);
@@ -245,27 +176,27 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   const streamNew = lookedUp.size - stored.size >= list.length / 2;
   const plan: Plan = { shopId, version, digests, lookedUp, stored, known: { categories, locations }, streamNew };
   const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0 };
-  const rows = sortedRows(list, plan, outcome, sorted);
+  const lines = sortedLines(list, plan, outcome, sorted);
   phases.mark('staging tables');
   if (streamNew) {
-    await copyRows(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
+    await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, lines);
     phases.mark('copy new products');
-    await copyRows(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
+    await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
     phases.mark('copy staged');
   } else {
-    await copyRows(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, rows);
+    await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, lines);
     phases.mark('copy staged');
-    await copyRows(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
+    await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
     phases.mark('copy new products');
   }
   if (sorted.fresh > 0) {
     outcome.changed = true;
     await copyRows(tx, 'product_state', ['shop_id', 'product_id', 'available', 'version'], sorted.newStates);
     phases.mark('copy new states');
-    await copyRows(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], sorted.newOffers);
+    await copyText(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], sorted.newOffers);
     phases.mark('copy new offers');
   }
-  await copyRows(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
+  await copyText(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
   await copyRows(tx, 'staging_seen', ['pos', 'id', 'available', 'fresh'], sorted.seen);
   phases.mark('copy staged offers, seen');
   outcome.applied = sorted.ids.size;

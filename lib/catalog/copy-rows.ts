@@ -46,11 +46,23 @@ export function copyField(value: CopyValue): string {
   return escapeText(storableText(value));
 }
 
+/** One row in COPY's text format (without the newline). */
+export function copyLine(row: CopyValue[]): string {
+  return row.map(copyField).join('\t');
+}
+
+/** Streams rows into `table (columns)` with COPY; see copyText. */
+export function copyRows(tx: TransactionSql, table: string, columns: string[], rows: Iterable<CopyValue[]>): Promise<void> {
+  return copyText(tx, table, columns, (function* () {
+    for (const row of rows) yield copyLine(row);
+  })());
+}
+
 /**
- * Streams rows into `table (columns)` with COPY, in chunks of about a megabyte. Rejects with
- * PostgreSQL's error when the COPY fails, whenever the error comes.
+ * Streams lines of COPY text (copyLine) into `table (columns)`, in chunks of about a megabyte.
+ * Rejects with PostgreSQL's error when the COPY fails, whenever the error comes.
  */
-export async function copyRows(tx: TransactionSql, table: string, columns: string[], rows: Iterable<CopyValue[]>): Promise<void> {
+export async function copyText(tx: TransactionSql, table: string, columns: string[], lines: Iterable<string>): Promise<void> {
   const query = tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`);
   // postgres.js settles the COPY query with the stream as soon as the COPY starts, and a server
   // error that arrives after the last chunk (a duplicate key found at the end, a bad value)
@@ -76,8 +88,8 @@ export async function copyRows(tx: TransactionSql, table: string, columns: strin
   // A failed COPY destroys the stream, which then never drains: never wait on drain alone.
   done.catch(() => {});
   let chunk = '';
-  for (const row of rows) {
-    chunk += row.map(copyField).join('\t') + '\n';
+  for (const line of lines) {
+    chunk += line + '\n';
     if (chunk.length > 1 << 20) {
       if (!stream.write(chunk)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
       chunk = '';

@@ -10,13 +10,14 @@ describe('import body handoff', () => {
     expect(takeOver(2)).toBeUndefined();
   });
 
-  it('keeps at most 48 MiB, dropping the oldest bodies first', () => {
+  it('keeps at most 48 MiB, keeping the older bodies (taken first) over a newer one', () => {
     const mib = (n: number) => ({ raw: Buffer.alloc(n * 1024 * 1024), json: {} });
-    for (let id = 10; id < 14; id++) handOver(id, mib(10));
-    handOver(14, mib(10));
-    expect(takeOver(10)).toBeUndefined();
-    for (let id = 11; id <= 14; id++) expect(takeOver(id)?.raw.length).toBe(10 * 1024 * 1024);
-    handOver(16, mib(49));
-    expect(takeOver(16)).toBeUndefined();
+    for (let id = 10; id < 14; id++) expect(handOver(id, mib(10))).toBe(true);
+    expect(handOver(14, mib(10))).toBe(false);
+    expect(takeOver(14)).toBeUndefined();
+    expect(takeOver(10)?.raw.length).toBe(10 * 1024 * 1024);
+    expect(handOver(15, mib(10))).toBe(true);
+    for (const id of [11, 12, 13, 15]) expect(takeOver(id)?.raw.length).toBe(10 * 1024 * 1024);
+    expect(handOver(16, mib(49))).toBe(false);
   });
 });

@@ -17,17 +17,17 @@ function shelf(): Shelf {
   return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0 });
 }
 
-/** Keeps an accepted import's body for the applier; the oldest go first past the size limit. */
-export function handOver(importId: number, body: HandedBody): void {
+/**
+ * Keeps an accepted import's body for the applier, unless the kept bodies would pass the size
+ * limit: those already kept are the ones the applier takes next (it goes in arrival order), so a
+ * newer body is the one left to be read from storage. False when not kept.
+ */
+export function handOver(importId: number, body: HandedBody): boolean {
   const held = shelf();
-  if (body.raw.length > MAX_BYTES) return;
+  if (held.bytes + body.raw.length > MAX_BYTES) return false;
   held.bodies.set(importId, body);
   held.bytes += body.raw.length;
-  for (const [id, oldest] of held.bodies) {
-    if (held.bytes <= MAX_BYTES) break;
-    held.bodies.delete(id);
-    held.bytes -= oldest.raw.length;
-  }
+  return true;
 }
 
 /** The body intake kept for this import, once (undefined if this process does not hold it). */

@@ -73,7 +73,7 @@ export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]
   return rows.map((row) => row.shop_id);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, text: Buffer, body: Record<string, unknown>, phases: Phases): Promise<ImportOutcome> {
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, { raw: text, json: body }: HandedBody, phases: Phases): Promise<ImportOutcome> {
   const { resource, field } = operations[operation];
   const list = body[field] as unknown[];
   const verb = operation.split('.')[1];
@@ -83,7 +83,7 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   if (verb === 'put' || verb === 'load') {
     const digests = itemDigests(text, field, list.length);
     phases.mark('digests');
-    return applyProducts(tx, shopId, verb, list, digests, phases);
+    return applyProducts(tx, shopId, verb, list, { digests, phases });
   }
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
@@ -123,7 +123,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
   try {
     const phases = new Phases();
     const handed = takeOver(pending.id);
-    const { raw: text, json: body } = handed ?? (await readStoredBody(ctx, shopId, pending.id));
+    const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
     phases.mark(handed ? 'body handed over' : 'body read');
     await ctx.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
@@ -132,7 +132,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return;
       phases.mark('lock');
-      const outcome = await applyOperation(tx, shopId, pending.operation, text, body, phases);
+      const outcome = await applyOperation(tx, shopId, pending.operation, body, phases);
       await finishImport(ctx, tx, shopId, pending.id, outcome);
       phases.mark('finish');
     });

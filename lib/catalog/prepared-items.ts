@@ -1,0 +1,112 @@
+import type { ImportProblem } from '@/db/schema';
+import { describeZodError } from '@/lib/http/zod-message';
+import { itemIdOf } from '@/lib/imports/outcome';
+import { facetTokens } from '@/lib/listing/facet-tokens';
+import { copyLine, type CopyValue } from './copy-rows';
+import { fastItem } from './fast-item';
+import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
+
+export const PRODUCT_COLUMNS = [
+  'id',
+  'group_id',
+  'name',
+  'url',
+  'picture',
+  'price',
+  'oldprice',
+  'discount_percent',
+  'currency',
+  'brand',
+  'merchants',
+  'categories',
+  'stock_quantity',
+  'rating',
+  'price_margin',
+  'creation_date',
+  'data',
+  'facets',
+];
+export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
+
+export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
+
+/**
+ * An item as stored: columns for the readers, `data` as accepted, one row per location offer.
+ * What it gives for an item must stay a function of the item's text: a change here needs
+ * item-digest.ts's version bumped, or items re-sent unchanged keep their old rows.
+ */
+export function prepareItem(item: ItemInput): Prepared {
+  const params = (item.params ?? []).filter((param) => param.name !== '');
+  const data = { ...item, ...(item.params ? { params } : {}) };
+  // A location listed twice in one item: the last offer counts.
+  const lastOffers = new Map((item.locations ?? []).map((offer) => [offer.location, offer]));
+  const offers = [...lastOffers.values()].map((offer) => {
+    // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
+    const price = offer.price ?? item.price;
+    const oldprice = offer.oldprice ?? item.oldprice ?? null;
+    const { location: _location, ...rest } = offer;
+    return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
+  });
+  const created = item.creation_date ? parseIsoDate(item.creation_date).toISOString() : null;
+  return {
+    id: item.id,
+    // CONTRACT §3: a PUT item is in stock unless it says otherwise.
+    available: item.available ?? true,
+    product: [
+      item.id,
+      item.group_id ?? null,
+      item.name,
+      item.url,
+      item.picture,
+      item.price,
+      item.oldprice ?? null,
+      discountPercent(item.discount_percent, item.price, item.oldprice),
+      item.currency ?? null,
+      item.brand ?? null,
+      item.merchant ?? null,
+      item.categories,
+      item.stock_quantity ?? null,
+      item.rating ?? null,
+      item.price_margin ?? null,
+      created,
+      { json: data },
+      facetTokens({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
+    ],
+    offers,
+  };
+}
+
+/** An item validated and turned into COPY text: a function of the item alone, not of the catalog. */
+export type PreparedItem =
+  | {
+      ok: true;
+      id: string;
+      available: boolean;
+      categories: readonly string[];
+      offerLocations: readonly string[];
+      // PRODUCT_COLUMNS, tab-separated.
+      fields: string;
+      // OFFER_COLUMNS of each offer, tab-separated.
+      offers: string[];
+    }
+  | { ok: false; problem: ImportProblem };
+
+/** Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not. */
+export function prepareForCopy(raw: unknown, position: number): PreparedItem {
+  let item = fastItem(raw);
+  if (item === undefined) {
+    const parsed = ItemInput.safeParse(raw);
+    if (!parsed.success) return { ok: false, problem: { item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) } };
+    item = parsed.data;
+  }
+  const prepared = prepareItem(item);
+  return {
+    ok: true,
+    id: item.id,
+    available: prepared.available,
+    categories: item.categories,
+    offerLocations: (item.locations ?? []).map((offer) => offer.location),
+    fields: copyLine(prepared.product),
+    offers: prepared.offers.map(copyLine),
+  };
+}
