@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { itemDigests } from './item-digest';
+import { itemTexts } from './item-digest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 /** As the applier does it: the items parsed from the body's text, with their digests. */
 function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
   const list = (JSON.parse(text) as { items: unknown[] }).items;
-  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, list, { digests: itemDigests(Buffer.from(text), 'items', list.length) }));
+  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, list, { texts: itemTexts(Buffer.from(text), 'items', list.length) }));
 }
 const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
 const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import type { TransactionSql } from 'postgres';
 import { storableText } from '@/db/storable-text';
 
-export type CopyValue = string | number | boolean | null | undefined | string[] | { json: unknown };
+// `{ json, text }`: JSON (jsonb), with `text` its JSON text when already at hand.
+export type CopyValue = string | number | boolean | null | undefined | string[] | { json: unknown; text?: string };
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
 const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
@@ -28,7 +29,11 @@ function storable(value: unknown): unknown {
   return value;
 }
 
-function jsonText(value: unknown): string {
+// Whitespace between JSON tokens that COPY's text format would read as a field or row end.
+const RAW_CONTROL = /[\t\n\r]/;
+
+function jsonText(value: unknown, given?: string): string {
+  if (given !== undefined && !RAW_CONTROL.test(given) && !UNSTORABLE_JSON.test(given)) return given;
   const text = JSON.stringify(value);
   return UNSTORABLE_JSON.test(text) ? JSON.stringify(storable(value)) : text;
 }
@@ -40,7 +45,7 @@ export function copyField(value: CopyValue): string {
   if (Array.isArray(value)) return escapeText(arrayLiteral(value));
   if (typeof value === 'object') {
     // JSON text escapes every control character itself: only its backslashes need doubling.
-    const text = jsonText(value.json);
+    const text = jsonText(value.json, value.text);
     return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
   }
   return escapeText(storableText(value));

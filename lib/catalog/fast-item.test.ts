@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
-import { fastItem } from './fast-item';
+import { checkItem, fastItem } from './fast-item';
 import { ItemInput } from './product-schema';
 
 /** JSON with keys sorted: what jsonb keeps, whatever order the keys were set in. */
@@ -13,11 +13,13 @@ function canonical(value: unknown): string {
 
 /** The fast path either declines or answers exactly as zod; it never accepts what zod refuses. */
 function expectAgrees(input: unknown) {
-  const fast = fastItem(input);
+  const checked = checkItem(input);
   const zod = ItemInput.safeParse(input);
-  if (fast === undefined) return false;
+  if (checked === undefined) return false;
   expect(zod.success, `zod refused what the fast path accepted: ${JSON.stringify(input)}`).toBe(true);
-  expect(canonical(fast)).toBe(canonical(zod.data));
+  expect(canonical(checked.item)).toBe(canonical(zod.data));
+  // "Exact" lets the item's text as sent be stored for it: it must be the same JSON.
+  if (checked.exact) expect(canonical(checked.item)).toBe(canonical(input));
   return true;
 }
 
@@ -132,5 +134,14 @@ describe('fastItem', () => {
     expect(fastItem({ ...base, name: undefined })).toBeUndefined();
     expect(fastItem({ ...base, params: [{ name: 'x' }] })).toBeUndefined();
     expect(fastItem(JSON.parse('{"id":"a","name":"n","url":"u","picture":"p","price":1,"categories":[],"__proto__":{}}'))).toBeUndefined();
+  });
+
+  it('says whether the output is the item as sent', () => {
+    const base = { id: 'a', name: 'n', url: 'u', picture: 'p', price: 1, categories: ['1'], params: [{ name: 'x', value: ['y'] }], extra: { any: 1 } };
+    expect(checkItem(base)?.exact).toBe(true);
+    for (const changed of [{ id: 7 }, { name: ' n' }, { categories: [1] }, { available: 2 }, { merchant: 'm' }, { params: [{ name: 'x', value: 'y' }] }, { params: [{ name: 3, value: ['y'] }] }, { group_id: 5 }, { fashion: { colors: ['red'] } }]) {
+      expect(checkItem({ ...base, ...changed })?.exact, JSON.stringify(changed)).toBe(false);
+    }
+    expect(checkItem({ ...base, fashion: { gender: 'f', sizes: [42] } })?.exact).toBe(true);
   });
 });

@@ -7,6 +7,9 @@ import { isIsoDate, ItemInput, NICHE_SCHEMAS } from './product-schema';
 // fast-item.test.ts holds it to zod's answers on generated items.
 
 const FAIL = Symbol('fail');
+// Set by a check that gives something other than its input (a number made a string, a trimmed
+// name, a value wrapped in an array): the item as accepted then differs from the item as sent.
+let altered = false;
 type Out = unknown;
 type Check = (value: unknown) => Out;
 
@@ -27,7 +30,12 @@ const flag: Check = (value) => (typeof value === 'boolean' ? value : FAIL);
 const number: Check = (value) => (isNumber(value) ? value : FAIL);
 const positive: Check = (value) => (isNumber(value) && value > 0 ? value : FAIL);
 const integer: Check = (value) => (isInt32(value) ? value : FAIL);
-const stringOrNumber: Check = (value) => (typeof value === 'string' || typeof value === 'number' ? String(value) : FAIL);
+const stringOrNumber: Check = (value) => {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'number') return FAIL;
+  altered = true;
+  return String(value);
+};
 const between =
   (min: number, max: number): Check =>
   (value) =>
@@ -37,6 +45,7 @@ function identifier(maxLength: number): Check {
   return (value) => {
     if (typeof value !== 'string' && !isNumber(value)) return FAIL;
     const id = String(value).trim();
+    if (id !== value) altered = true;
     return id.length >= 1 && id.length <= maxLength && !id.includes('\0') ? id : FAIL;
   };
 }
@@ -50,6 +59,7 @@ const textList: Check = (value) => {
       if (element.includes('\0')) return FAIL;
       out[i] = element;
     } else if (isNumber(element)) {
+      altered = true;
       out[i] = String(element);
     } else {
       return FAIL;
@@ -59,7 +69,10 @@ const textList: Check = (value) => {
 };
 
 const oneOrMany: Check = (value) => {
-  if (typeof value === 'string') return [value];
+  if (typeof value === 'string') {
+    altered = true;
+    return [value];
+  }
   if (!Array.isArray(value) || !value.every((element) => typeof element === 'string')) return FAIL;
   return [...(value as string[])];
 };
@@ -71,7 +84,9 @@ const paramValue: Check = (value) => {
     }
     return [...(value as unknown[])];
   }
-  return typeof value === 'string' || typeof value === 'boolean' || isNumber(value) ? [value] : FAIL;
+  if (typeof value !== 'string' && typeof value !== 'boolean' && !isNumber(value)) return FAIL;
+  altered = true;
+  return [value];
 };
 
 /** Copies `input`, passing unknown keys through and running `checks` on the known ones. */
@@ -98,7 +113,12 @@ function looseObject(input: unknown, checks: Record<string, Check>, required: re
 }
 
 const PARAM_CHECKS: Record<string, Check> = {
-  name: (value) => (typeof value === 'string' ? value.trim() : isNumber(value) ? String(value).trim() : FAIL),
+  name: (value) => {
+    if (typeof value !== 'string' && !isNumber(value)) return FAIL;
+    const name = String(value).trim();
+    if (name !== value) altered = true;
+    return name;
+  },
   value: paramValue,
   unit: nullish(text),
   priority: nullish(integer),
@@ -149,13 +169,20 @@ const date: Check = (value) => (typeof value === 'string' && isIsoDate(value) ? 
 function niche(schema: (typeof NICHE_SCHEMAS)[keyof typeof NICHE_SCHEMAS]): Check {
   return (value) => {
     const parsed = schema.safeParse(value);
-    return parsed.success ? parsed.data : FAIL;
+    if (!parsed.success) return FAIL;
+    if (JSON.stringify(parsed.data) !== JSON.stringify(value)) altered = true;
+    return parsed.data;
   };
 }
 
 const ITEM_CHECKS: Record<string, Check> = {
   id: identifier(64),
-  available: nullish((value) => (typeof value === 'boolean' ? value : isNumber(value) ? value > 0 : FAIL)),
+  available: nullish((value) => {
+    if (typeof value === 'boolean') return value;
+    if (!isNumber(value)) return FAIL;
+    altered = true;
+    return value > 0;
+  }),
   categories: (value) => {
     const list = textList(value);
     return list !== FAIL && (list as string[]).every((id) => id.trim() !== '') ? list : FAIL;
@@ -164,12 +191,14 @@ const ITEM_CHECKS: Record<string, Check> = {
   name: (value) => {
     if (typeof value !== 'string') return FAIL;
     const name = value.trim();
+    if (name !== value) altered = true;
     return name.length >= 1 && name.length <= 255 ? name : FAIL;
   },
   price: positive,
   url: (value) => {
     if (typeof value !== 'string') return FAIL;
     const url = value.trim();
+    if (url !== value) altered = true;
     return url.length >= 1 ? url : FAIL;
   },
   oldprice: nullish(positive),
@@ -213,7 +242,17 @@ const ITEM_CHECKS: Record<string, Check> = {
 };
 const ITEM_REQUIRED = ['id', 'categories', 'picture', 'name', 'price', 'url'] as const;
 
+/**
+ * ItemInput's output for an item the plain checks accept, else undefined (ask zod); `exact` when
+ * that output is the item as sent (same JSON, keys aside), so its text can stand for it.
+ */
+export function checkItem(input: unknown): { item: ItemInput; exact: boolean } | undefined {
+  altered = false;
+  const item = looseObject(input, ITEM_CHECKS, ITEM_REQUIRED) as ItemInput | undefined;
+  return item && { item, exact: !altered };
+}
+
 /** ItemInput's output for an item the plain checks accept, else undefined (ask zod). */
 export function fastItem(input: unknown): ItemInput | undefined {
-  return looseObject(input, ITEM_CHECKS, ITEM_REQUIRED) as ItemInput | undefined;
+  return checkItem(input)?.item;
 }

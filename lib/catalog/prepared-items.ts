@@ -3,7 +3,7 @@ import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
 import { facetTokens } from '@/lib/listing/facet-tokens';
 import { copyLine, type CopyValue } from './copy-rows';
-import { fastItem } from './fast-item';
+import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
 
 export const PRODUCT_COLUMNS = [
@@ -35,9 +35,11 @@ export type Prepared = { id: string; product: CopyValue[]; available: boolean; o
  * What it gives for an item must stay a function of the item's text: a change here needs
  * item-digest.ts's version bumped, or items re-sent unchanged keep their old rows.
  */
-export function prepareItem(item: ItemInput): Prepared {
+export function prepareItem(item: ItemInput, sentText?: string): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   const data = { ...item, ...(item.params ? { params } : {}) };
+  // The item's text as sent stands for `data` when they are the same JSON: no JSON.stringify.
+  const dataText = sentText !== undefined && params.length === (item.params?.length ?? 0) ? sentText : undefined;
   // A location listed twice in one item: the last offer counts.
   const lastOffers = new Map((item.locations ?? []).map((offer) => [offer.location, offer]));
   const offers = [...lastOffers.values()].map((offer) => {
@@ -69,7 +71,7 @@ export function prepareItem(item: ItemInput): Prepared {
       item.rating ?? null,
       item.price_margin ?? null,
       created,
-      { json: data },
+      { json: data, text: dataText },
       facetTokens({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
     ],
     offers,
@@ -91,15 +93,19 @@ export type PreparedItem =
     }
   | { ok: false; problem: ImportProblem };
 
-/** Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not. */
-export function prepareForCopy(raw: unknown, position: number): PreparedItem {
-  let item = fastItem(raw);
+/**
+ * Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not.
+ * `sentText` gives the item's JSON as sent, used for `data` when validation changed nothing.
+ */
+export function prepareForCopy(raw: unknown, position: number, sentText?: () => string): PreparedItem {
+  const checked = checkItem(raw);
+  let item = checked?.item;
   if (item === undefined) {
     const parsed = ItemInput.safeParse(raw);
     if (!parsed.success) return { ok: false, problem: { item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) } };
     item = parsed.data;
   }
-  const prepared = prepareItem(item);
+  const prepared = prepareItem(item, checked?.exact && sentText ? sentText() : undefined);
   return {
     ok: true,
     id: item.id,

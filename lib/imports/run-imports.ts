@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
-import { itemDigests } from '@/lib/catalog/item-digest';
+import { itemTexts } from '@/lib/catalog/item-digest';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
 import { takeOver, type HandedBody } from './handoff';
@@ -81,9 +81,9 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
   if (verb === 'put' || verb === 'load') {
-    const digests = itemDigests(text, field, list.length);
+    const texts = itemTexts(text, field, list.length);
     phases.mark('digests');
-    return applyProducts(tx, shopId, verb, list, { digests, phases });
+    return applyProducts(tx, shopId, verb, list, { texts, phases });
   }
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
 }
