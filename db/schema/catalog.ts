@@ -48,9 +48,10 @@ export const locations = pgTable(
 export const products = pgTable(
   'products',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    // No foreign key, as for product_state and product_offers: checking it cost ~11 µs of
+    // PostgreSQL CPU per row copied (of ~57) at 1,000,000 products, and only the applier, for an
+    // authenticated shop, writes here. Deleting a shop must delete its catalog rows itself.
+    shopId: text('shop_id').notNull(),
     id: text('id').notNull(),
     groupId: text('group_id'),
     name: text('name').notNull(),
