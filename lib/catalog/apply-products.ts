@@ -266,16 +266,19 @@ const ProductId = identifier('id', 64);
  * PATCH (the listed products are in stock, every other one is not) and DELETE (the listed ones
  * are not in stock), as set-based updates. Unknown ids are warnings.
  */
-export async function applyAvailability(tx: TransactionSql, shopId: string, mode: 'patch' | 'delete', list: unknown[]): Promise<ImportOutcome> {
+export async function applyAvailability(tx: TransactionSql, shopId: string, mode: 'patch' | 'delete', list: unknown[], phases = new Phases()): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = list.length;
   const ids = new Set<string>();
   list.forEach((raw, position) => {
+    // The common case, as ProductId gives it (a string already trimmed), without zod's ~1.5 µs.
+    if (typeof raw === 'string' && raw.length >= 1 && raw.length <= 64 && raw.trim() === raw && !raw.includes('\0')) return ids.add(raw);
     const parsed = ProductId.safeParse(raw);
     if (!parsed.success) return outcome.reject({ item_id: itemIdOf(raw), position, message: `items[${position}] must be a product id: ${describeZodError(parsed.error)}` });
     ids.add(parsed.data);
   });
   outcome.applied = ids.size;
+  phases.mark('check ids');
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
   // No key: the ids are distinct already, and building one took ~0.5 s for a whole catalog.
@@ -283,10 +286,12 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   await copyRows(tx, 'staging_ids', ['id'], (function* () {
     for (const id of ids) yield [id];
   })());
+  phases.mark('copy ids');
 
   const unknown = await tx<{ id: string }[]>`
     select s.id from staging_ids s where not exists (select 1 from product_state st where st.shop_id = ${shopId} and st.product_id = s.id) order by s.id`;
   for (const { id } of unknown) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
+  phases.mark('unknown ids');
 
   if (mode === 'patch') {
     const on = await tx`
@@ -310,5 +315,6 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
         from staging_ids s where st.shop_id = ${shopId} and st.product_id = s.id and st.available`;
     outcome.changed = off.count > 0;
   }
+  phases.mark('availability');
   return outcome;
 }

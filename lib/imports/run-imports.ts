@@ -85,7 +85,7 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, list, { texts, phases });
   }
-  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list);
+  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list, phases);
 }
 
 // Failures that say nothing about the import itself (the database went away, a serialization

@@ -1,0 +1,60 @@
+// node --import tsx bin/measure-copy.ts --data-dir DIR
+// What PostgreSQL spends copying 5,000 product rows into a catalog that already holds a
+// shop's products (DIR: a database kept by `npm run bench:listing -- --data-dir DIR`, whose shop
+// "Bench 1000000" holds 1,000,000). Each variant runs three times in a transaction that is rolled
+// back, so the catalog is left as it was. Times include building the COPY text in Node, which
+// overlaps PostgreSQL's work.
+import path from 'node:path';
+import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
+import { copyLine, copyText } from '@/lib/catalog/copy-rows';
+import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
+import { ItemInput } from '@/lib/catalog/product-schema';
+import { boot } from '@/lib/runtime/boot';
+import { readSettings } from '@/lib/runtime/settings';
+
+const dirIndex = process.argv.indexOf('--data-dir');
+if (dirIndex < 0) throw new Error('usage: bin/measure-copy.ts --data-dir DIR');
+const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(process.argv[dirIndex + 1]), databaseUrl: undefined } });
+const sql = runtime.ctx.sql;
+const [shop] = await sql<{ id: string; count: number }[]>`
+  select s.id, (select count(*)::int from products p where p.shop_id = s.id) as count from shops s order by 2 desc limit 1`;
+console.log(`shop ${shop.id} holds ${shop.count} products`);
+const leaves = leafCategories(syntheticCategories());
+const locations = syntheticLocations();
+const columns = ['shop_id', ...PRODUCT_COLUMNS, 'source_digest', 'version'];
+let next = 10_000_000;
+
+type Data = 'as sent' | 'empty object' | 'one string';
+async function variant(label: string, setup: string, data: Data = 'as sent') {
+  const times: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const lines = Array.from({ length: 5000 }, (_, n) => {
+      const row = prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations))).product;
+      const json = (row[16] as { json: unknown }).json;
+      if (data === 'empty object') row[16] = { json: {} };
+      if (data === 'one string') row[16] = { json: { text: JSON.stringify(json) } };
+      return copyLine([shop.id, ...row, 'digest', 1]);
+    });
+    next += 5000;
+    await sql
+      .begin(async (tx) => {
+        if (setup) await tx.unsafe(setup);
+        const started = performance.now();
+        await copyText(tx, 'products', columns, lines);
+        times.push(performance.now() - started);
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => {
+        if (error.message !== 'roll back') throw error;
+      });
+  }
+  console.log(`${label.padEnd(56)} ${times.map((t) => t.toFixed(0).padStart(5)).join(' ')} ms per 5,000 rows`);
+}
+
+await variant('products as they are', '');
+await variant('data: an empty object', '', 'empty object');
+await variant('data: the same JSON as one string value', '', 'one string');
+await variant('without the products_version index', 'drop index products_version');
+await variant('wal_compression = pglz', 'set local wal_compression = pglz');
+await variant('products as they are (again)', '');
+await runtime.shutdown();
