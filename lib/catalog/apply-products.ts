@@ -83,7 +83,7 @@ type Sorted = {
   fresh: number;
 };
 
-type Plan = { shopId: string; version: number; texts: ItemTexts | undefined; lookedUp: Set<string>; stored: Map<string, Stored>; known: Known; streamNew: boolean };
+type Plan = { shopId: string; mode: 'put' | 'load'; version: number; texts: ItemTexts | undefined; lookedUp: Set<string>; stored: Map<string, Stored>; known: Known; streamNew: boolean };
 
 /**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
@@ -105,7 +105,8 @@ function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorte
       const available = item.available === null || item.available === undefined ? true : typeof item.available === 'number' ? item.available > 0 : item.available === true;
       sorted.ids.add(id);
       sorted.valid++;
-      sorted.seen.push([position, id, available, false]);
+      // Its availability needs writing only if it differs; a load still needs every id seen.
+      if (plan.mode === 'load' || stored.get(id)!.available !== available) sorted.seen.push([position, id, available, false]);
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
@@ -175,7 +176,7 @@ export async function applyProducts(
     create temp table staging_changed (id text primary key) on commit drop;`);
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = lookedUp.size - stored.size >= list.length / 2;
-  const plan: Plan = { shopId, version, texts, lookedUp, stored, known: { categories, locations }, streamNew };
+  const plan: Plan = { shopId, mode, version, texts, lookedUp, stored, known: { categories, locations }, streamNew };
   const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0 };
   const lines = sortedLines(list, plan, outcome, sorted);
   phases.mark('staging tables');
