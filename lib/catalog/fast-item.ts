@@ -126,16 +126,21 @@ const PARAM_CHECKS: Record<string, Check> = {
 };
 const PARAM_REQUIRED = ['name', 'value'] as const;
 
-const params: Check = (value) => {
-  if (!Array.isArray(value)) return FAIL;
-  const out = new Array<unknown>(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const param = looseObject(value[i], PARAM_CHECKS, PARAM_REQUIRED);
-    if (param === undefined) return FAIL;
-    out[i] = param;
-  }
-  return out;
-};
+/** An array of loose objects, each checked as looseObject does. */
+function arrayOf(checks: Record<string, Check>, required: readonly string[]): Check {
+  return (value) => {
+    if (!Array.isArray(value)) return FAIL;
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const object = looseObject(value[i], checks, required);
+      if (object === undefined) return FAIL;
+      out[i] = object;
+    }
+    return out;
+  };
+}
+
+const params = arrayOf(PARAM_CHECKS, PARAM_REQUIRED);
 
 const nonNegativeInteger: Check = (value) => (isInt32(value) && value >= 0 ? value : FAIL);
 
@@ -153,16 +158,7 @@ const OFFER_CHECKS: Record<string, Check> = {
 };
 const OFFER_REQUIRED = ['location'] as const;
 
-const offers: Check = (value) => {
-  if (!Array.isArray(value)) return FAIL;
-  const out = new Array<unknown>(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const offer = looseObject(value[i], OFFER_CHECKS, OFFER_REQUIRED);
-    if (offer === undefined) return FAIL;
-    out[i] = offer;
-  }
-  return out;
-};
+const offers = arrayOf(OFFER_CHECKS, OFFER_REQUIRED);
 
 const date: Check = (value) => (typeof value === 'string' && isIsoDate(value) ? value : FAIL);
 
