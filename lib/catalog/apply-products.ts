@@ -71,7 +71,8 @@ async function lookUp(tx: TransactionSql, shopId: string, list: unknown[]): Prom
 
 /** What going through the items leaves besides the lines streamed to PostgreSQL. */
 type Sorted = {
-  // Every accepted item: position, id, availability, and whether it is new.
+  // Accepted items whose availability may need writing (all of them for a load): position, id,
+  // availability, and whether the item is new.
   seen: CopyValue[][];
   // Lines of the kind not being streamed (new or staged), for a second COPY.
   held: string[];
@@ -88,8 +89,9 @@ type Plan = { shopId: string; mode: 'put' | 'load'; version: number; texts: Item
 /**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
  * as seen, with its availability. The others are validated and prepared: a new product's row
- * goes straight to `products`, a stored one's to staging for the upsert. Lines of the kind `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY
- * chunk while the next is prepared; the other kind is held for a second COPY.
+ * goes straight to `products`, a stored one's to staging for the upsert. Lines of the kind
+ * `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY chunk while the next is
+ * prepared; the other kind is held for a second COPY.
  */
 function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
   const { texts, stored, lookedUp, known } = plan;
