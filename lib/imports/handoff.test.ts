@@ -5,7 +5,7 @@ describe('import body handoff', () => {
   it('gives a body to the applier once', () => {
     const body = { raw: Buffer.from('{"items":[]}'), json: { items: [] } };
     handOver(1, body);
-    expect(takeOver(1)).toBe(body);
+    expect(takeOver(1)).toEqual(body);
     expect(takeOver(1)).toBeUndefined();
     expect(takeOver(2)).toBeUndefined();
   });
@@ -19,5 +19,14 @@ describe('import body handoff', () => {
     expect(handOver(15, mib(10))).toBe(true);
     for (const id of [11, 12, 13, 15]) expect(takeOver(id)?.raw.length).toBe(10 * 1024 * 1024);
     expect(handOver(16, mib(49))).toBe(false);
+  });
+
+  it('lets go of a body nobody took within a minute', () => {
+    const body = { raw: Buffer.alloc(40 * 1024 * 1024), json: {} };
+    expect(handOver(30, body, 0)).toBe(true);
+    expect(handOver(31, body, 30_000)).toBe(false);
+    expect(handOver(32, body, 61_000)).toBe(true);
+    expect(takeOver(30)).toBeUndefined();
+    expect(takeOver(32)?.raw.length).toBe(40 * 1024 * 1024);
   });
 });

@@ -6,11 +6,15 @@
 export type HandedBody = { raw: Buffer; json: Record<string, unknown> };
 
 const MAX_BYTES = 48 * 1024 * 1024;
+// A body not taken by then was applied elsewhere (another worker process) or will be read from
+// storage: it must not stay in memory.
+const KEEP_MS = 60_000;
 
 // Next.js loads a module once per route bundle and the process entry loads its own copy: the
 // bodies live on globalThis so intake's copy and the applier's copy share them.
 const KEY = Symbol.for('vitrine.import-handoff');
-type Shelf = { bodies: Map<number, HandedBody>; bytes: number };
+type Kept = HandedBody & { until: number };
+type Shelf = { bodies: Map<number, Kept>; bytes: number };
 type Holder = { [KEY]?: Shelf };
 
 function shelf(): Shelf {
@@ -22,10 +26,15 @@ function shelf(): Shelf {
  * limit: those already kept are the ones the applier takes next (it goes in arrival order), so a
  * newer body is the one left to be read from storage. False when not kept.
  */
-export function handOver(importId: number, body: HandedBody): boolean {
+export function handOver(importId: number, body: HandedBody, now = Date.now()): boolean {
   const held = shelf();
+  for (const [id, kept] of held.bodies) {
+    if (kept.until > now) break;
+    held.bodies.delete(id);
+    held.bytes -= kept.raw.length;
+  }
   if (held.bytes + body.raw.length > MAX_BYTES) return false;
-  held.bodies.set(importId, body);
+  held.bodies.set(importId, { ...body, until: now + KEEP_MS });
   held.bytes += body.raw.length;
   return true;
 }
@@ -34,9 +43,8 @@ export function handOver(importId: number, body: HandedBody): boolean {
 export function takeOver(importId: number): HandedBody | undefined {
   const held = shelf();
   const body = held.bodies.get(importId);
-  if (body) {
-    held.bodies.delete(importId);
-    held.bytes -= body.raw.length;
-  }
-  return body;
+  if (!body) return undefined;
+  held.bodies.delete(importId);
+  held.bytes -= body.raw.length;
+  return { raw: body.raw, json: body.json };
 }

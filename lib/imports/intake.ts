@@ -68,6 +68,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
-  handOver(importId, { raw, json });
+  // Only a process that applies imports itself can take the body over.
+  if (ctx.settings.workers) handOver(importId, { raw, json });
   return { importId };
 }
