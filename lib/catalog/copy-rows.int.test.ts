@@ -31,3 +31,16 @@ it('fails with PostgreSQL’s error when a row breaks a constraint or a type, ea
   await expect(copyInto(Array.from({ length: 300_000 }, (_, i) => [i % 250_000]))).rejects.toThrow(/duplicate key value/);
   expect(await copyInto([[1], [2]])).toBe(2);
 });
+
+it('fails with PostgreSQL’s error when the COPY cannot start', async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    await expect(database.ctx.sql.begin((tx) => copyRows(tx, 'no_such_table', ['id'], [[1]]))).rejects.toThrow(/no_such_table/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});

@@ -75,6 +75,8 @@ export async function copyText(tx: TransactionSql, table: string, columns: strin
   // driver reports it to the query's reject, which is wrapped here to hear it.
   let serverFailed!: (error: unknown) => void;
   const serverError = new Promise<never>((_, reject) => (serverFailed = reject));
+  // Heard through `done` below, or, when the COPY fails to start, through the query itself.
+  serverError.catch(() => {});
   const settle = query as unknown as { reject: (error: unknown) => void };
   const reject = settle.reject;
   settle.reject = (error) => {
