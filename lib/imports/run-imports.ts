@@ -21,12 +21,29 @@ const SHOP_APPLY_TX_LOCK = 7_302;
 
 type Pending = { id: number; operation: Operation };
 
-async function nextPending(ctx: AppContext, shopId: string): Promise<Pending | undefined> {
+async function nextPending(ctx: AppContext, shopId: string, after = 0): Promise<Pending | undefined> {
   const [row] = await ctx.sql<Pending[]>`
     select id, operation from imports
-     where shop_id = ${shopId} and status in ('queued', 'running')
+     where shop_id = ${shopId} and status in ('queued', 'running') and id > ${after}
      order by id limit 1`;
   return row;
+}
+
+type ReadAhead = { id: number; body: HandedBody };
+
+/**
+ * The body of the import after `importId`, read (and parsed) while that one is applied: most of
+ * applying waits for PostgreSQL, and a body that was not handed over costs ~100 ms to read back
+ * at 5,000 items. Nothing on failure: the applier then reads it itself.
+ */
+async function readAhead(ctx: AppContext, shopId: string, importId: number): Promise<ReadAhead | undefined> {
+  try {
+    const following = await nextPending(ctx, shopId, importId);
+    if (!following) return undefined;
+    return { id: following.id, body: takeOver(following.id) ?? (await readStoredBody(ctx, shopId, following.id)) };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -42,8 +59,12 @@ export async function runPendingImports(ctx: AppContext, shopId: string): Promis
       // The holder looks for more work after it lets go, so nothing waits on us.
       if (!locked) return;
       try {
+        let ahead: ReadAhead | undefined;
         for (let next = await nextPending(ctx, shopId); next; next = await nextPending(ctx, shopId)) {
-          await applyImport(ctx, shopId, next);
+          const body = ahead?.id === next.id ? ahead.body : undefined;
+          const following = readAhead(ctx, shopId, next.id);
+          await applyImport(ctx, shopId, next, body);
+          ahead = await following;
         }
       } finally {
         await conn`select pg_advisory_unlock(${SHOP_IMPORT_LOCK}, hashtext(${shopId}))`;
@@ -107,7 +128,7 @@ async function readStoredBody(ctx: AppContext, shopId: string, importId: number)
   return { raw, json: JSON.parse(raw.toString('utf8')) as Record<string, unknown> };
 }
 
-async function applyImport(ctx: AppContext, shopId: string, pending: Pending): Promise<void> {
+async function applyImport(ctx: AppContext, shopId: string, pending: Pending, readBody?: HandedBody): Promise<void> {
   const [claimed] = await ctx.sql<{ attempts: number }[]>`
     update imports set status = 'running', started_at = now(), attempts = attempts + 1
      where shop_id = ${shopId} and id = ${pending.id} and status in ('queued', 'running')
@@ -122,9 +143,9 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending): P
   }
   try {
     const phases = new Phases();
-    const handed = takeOver(pending.id);
+    const handed = readBody ?? takeOver(pending.id);
     const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
-    phases.mark(handed ? 'body handed over' : 'body read');
+    phases.mark(readBody ? 'body read ahead' : handed ? 'body handed over' : 'body read');
     await ctx.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`
