@@ -10,9 +10,9 @@ function isJsonContentType(value: string | null): boolean {
 /**
  * Reads a JSON request body: 415 unless Content-Type is application/json, 413 past `limit` bytes
  * (refused from Content-Length alone when it says so, otherwise reading stops at the limit),
- * 400 when the bytes are not JSON.
+ * 400 when the bytes are not JSON. `onBytes` sees the bytes before they are parsed.
  */
-export async function readJsonBody(req: Request, limit: number): Promise<JsonBody> {
+export async function readJsonBody(req: Request, limit: number, onBytes?: (raw: Buffer) => void): Promise<JsonBody> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
@@ -37,6 +37,7 @@ export async function readJsonBody(req: Request, limit: number): Promise<JsonBod
   }
   const raw = Buffer.concat(chunks, size);
   if (size === 0) throw new AppError('VALIDATION', 'Request body is empty; expected a JSON object');
+  onBytes?.(raw);
   try {
     return { raw, json: JSON.parse(raw.toString('utf8')) };
   } catch (error) {
