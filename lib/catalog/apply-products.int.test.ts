@@ -369,4 +369,17 @@ describe('items sent again unchanged', () => {
     expect(row.source_digest).not.toBeNull();
     expect((await rows(shop.shop_id))[0].price).toBe(5);
   });
+
+  it('applies a request mixing new products with stored ones changed and unchanged, whichever kind is streamed', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a', { price: 1 }), item('b', { price: 2 })]);
+    // Mostly new (new rows streamed, the changed one held for staging), then mostly stored.
+    await put(shop.shop_id, [item('a', { price: 10, locations: [{ location: 'l1' }] }), item('b', { price: 2 }), item('c', { price: 3 }), item('d', { price: 4 }), item('e', { price: 5, available: false })]);
+    expect((await rows(shop.shop_id)).map((row) => [row.id, row.price, row.available])).toEqual([['a', 10, true], ['b', 2, true], ['c', 3, true], ['d', 4, true], ['e', 5, false]]);
+    expect((await offers(shop.shop_id)).map((offer) => [offer.product_id, offer.location_id, offer.price])).toEqual([['a', 'l1', 10]]);
+    await put(shop.shop_id, [item('a', { price: 11 }), item('b', { price: 2 }), item('c', { price: 3, available: false }), item('f', { price: 6, locations: [{ location: 'l2', price: 7 }] })]);
+    expect((await rows(shop.shop_id)).map((row) => [row.id, row.price, row.available])).toEqual([['a', 11, true], ['b', 2, true], ['c', 3, false], ['d', 4, true], ['e', 5, false], ['f', 6, true]]);
+    expect((await offers(shop.shop_id)).map((offer) => [offer.product_id, offer.location_id, offer.price])).toEqual([['f', 'l2', 7]]);
+  });
 });
+

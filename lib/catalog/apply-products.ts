@@ -82,6 +82,8 @@ type Sorted = {
   ids: Set<string>;
   valid: number;
   fresh: number;
+  // Rows for staging (stored products validated again).
+  staged: number;
 };
 
 type Plan = { shopId: string; mode: 'put' | 'load'; version: number; texts: ItemTexts | undefined; lookedUp: Set<string>; stored: Map<string, Stored>; known: Known; streamNew: boolean };
@@ -131,6 +133,7 @@ function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorte
       for (const offer of item.offers) sorted.newOffers.push(newPrefix + offer);
       line = newPrefix + item.fields + tail + newSuffix;
     } else {
+      sorted.staged++;
       for (const offer of item.offers) sorted.stagedOffers.push(`${position}\t${offer}`);
       line = `${position}\t${item.fields}${tail}`;
     }
@@ -140,6 +143,17 @@ function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorte
 }
 
 const NEW_PRODUCT_COLUMNS = ['shop_id', ...PRODUCT_COLUMNS, 'source_digest', 'version'];
+const STAGING_TABLES = `
+  create temp table staging_products (
+    pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
+    discount_percent float8, currency text, brand text, merchants text[], categories text[],
+    stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text,
+    source_digest text
+  ) on commit drop;
+  create temp table staging_offers (
+    pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
+  ) on commit drop;
+  create temp table staging_changed (id text primary key) on commit drop;`;
 const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS, 'source_digest'];
 
 /**
@@ -164,33 +178,26 @@ export async function applyProducts(
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
 
-  await tx.unsafe(`
-    create temp table staging_products (
-      pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
-      discount_percent float8, currency text, brand text, merchants text[], categories text[],
-      stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text,
-      source_digest text
-    ) on commit drop;
-    create temp table staging_offers (
-      pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
-    ) on commit drop;
-    create temp table staging_seen (pos int, id text, available bool, fresh bool) on commit drop;
-    create temp table staging_changed (id text primary key) on commit drop;`);
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = lookedUp.size - stored.size >= list.length / 2;
   const plan: Plan = { shopId, mode, version, texts, lookedUp, stored, known: { categories, locations }, streamNew };
-  const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0 };
+  const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const lines = sortedLines(list, plan, outcome, sorted);
+  // Staging tables are made only when something goes through them: a first load needs none.
+  if (!streamNew) await tx.unsafe(STAGING_TABLES);
   phases.mark('staging tables');
   if (streamNew) {
     await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, lines);
     phases.mark('copy new products');
-    await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
+    if (sorted.staged > 0) {
+      await tx.unsafe(STAGING_TABLES);
+      await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
+    }
     phases.mark('copy staged');
   } else {
     await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, lines);
     phases.mark('copy staged');
-    await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
+    if (sorted.fresh > 0) await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
     phases.mark('copy new products');
   }
   if (sorted.fresh > 0) {
@@ -200,8 +207,13 @@ export async function applyProducts(
     await copyText(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], sorted.newOffers);
     phases.mark('copy new offers');
   }
-  await copyText(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
-  await copyRows(tx, 'staging_seen', ['pos', 'id', 'available', 'fresh'], sorted.seen);
+  if (sorted.staged > 0) await copyText(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
+  // Availability to write for stored products, and every id a load lists.
+  const seenNeeded = mode === 'load' || sorted.seen.length > sorted.fresh;
+  if (seenNeeded) {
+    await tx.unsafe(`create temp table staging_seen (pos int, id text, available bool, fresh bool) on commit drop`);
+    await copyRows(tx, 'staging_seen', ['pos', 'id', 'available', 'fresh'], sorted.seen);
+  }
   phases.mark('copy staged offers, seen');
   outcome.applied = sorted.ids.size;
   // The last occurrence of an id in the request wins. Without repeats (the usual case) every
@@ -212,7 +224,7 @@ export async function applyProducts(
 
   // A row whose data is the same but whose digest is not (the item sent with other spacing or
   // key order) only takes the new digest: its version stays, so readers see no change.
-  const changed = await tx.unsafe(
+  const changed = sorted.staged === 0 ? { count: 0 } : await tx.unsafe(
     `with written as (
        insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, source_digest, version, first_added_at, updated_at)
        select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, s.source_digest, $2, now(), now() from ${winners} s
@@ -226,13 +238,16 @@ export async function applyProducts(
     [shopId, version],
   );
   phases.mark('upsert');
-  const states = await tx.unsafe(
-    `insert into product_state as st (shop_id, product_id, available, version)
-     select $1, s.id, s.available, $2 from ${seen} s where not s.fresh
-     on conflict (shop_id, product_id) do update set available = excluded.available, version = excluded.version
-      where st.available is distinct from excluded.available`,
-    [shopId, version],
-  );
+  const states =
+    sorted.seen.length === sorted.fresh
+      ? { count: 0 }
+      : await tx.unsafe(
+          `insert into product_state as st (shop_id, product_id, available, version)
+           select $1, s.id, s.available, $2 from ${seen} s where not s.fresh
+           on conflict (shop_id, product_id) do update set available = excluded.available, version = excluded.version
+            where st.available is distinct from excluded.available`,
+          [shopId, version],
+        );
   if (states.count > 0) outcome.changed = true;
   phases.mark('states');
   if (changed.count > 0) {
