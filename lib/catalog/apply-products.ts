@@ -177,6 +177,7 @@ export async function applyProducts(
   phases.mark('look up');
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
+  phases.mark('version');
 
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = lookedUp.size - stored.size >= list.length / 2;
