@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { products } from '@/db/schema';
+import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
 import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
@@ -75,6 +76,7 @@ async function main() {
     const categories = syntheticCategories();
     const locations = syntheticLocations();
     const leaves = leafCategories(categories);
+    const facets = memoryFacetEncoder(); // the baseline stores no facet values; prepareItem wants an encoder
     await waitForImport(server.url, shop, await send(server.url, 'POST', 'categories', JSON.stringify({ ...shop, categories })));
     await waitForImport(server.url, shop, await send(server.url, 'POST', 'locations', JSON.stringify({ ...shop, locations })));
 
@@ -134,7 +136,7 @@ async function main() {
     for (let start = 0; start < BASELINE_N; start += 1000) {
       const rows = [];
       for (let n = start; n < Math.min(BASELINE_N, start + 1000); n++) {
-        const values = prepareItem(ItemInput.parse(syntheticItem(n, leaves, locations))).product;
+        const values = prepareItem(ItemInput.parse(syntheticItem(n, leaves, locations)), facets).product;
         const row = Object.fromEntries(keys.map((key, i) => [key, values[i]]));
         const unwrap = (v: unknown) => (v && typeof v === 'object' && 'json' in v ? (v as { json: unknown }).json : v);
         rows.push({

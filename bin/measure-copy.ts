@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { copyLine, copyText } from '@/lib/catalog/copy-rows';
+import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
 import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { boot } from '@/lib/runtime/boot';
@@ -20,6 +21,7 @@ const [shop] = await sql<{ id: string; count: number }[]>`
   select s.id, (select count(*)::int from products p where p.shop_id = s.id) as count from shops s order by 2 desc limit 1`;
 console.log(`shop ${shop.id} holds ${shop.count} products`);
 const leaves = leafCategories(syntheticCategories());
+const facets = memoryFacetEncoder(); // numbers as an import would store them, without a shop
 const locations = syntheticLocations();
 const columns = ['shop_id', ...PRODUCT_COLUMNS, 'source_digest', 'version'];
 let next = 10_000_000;
@@ -29,7 +31,7 @@ async function variant(label: string, setup: string, data: Data = 'as sent') {
   const times: number[] = [];
   for (let run = 0; run < 3; run++) {
     const lines = Array.from({ length: 5000 }, (_, n) => {
-      const row = prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations))).product;
+      const row = prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations)), facets).product;
       const json = (row[16] as { json: unknown }).json;
       if (data === 'empty object') row[16] = { json: {} };
       if (data === 'one string') row[16] = { json: { text: JSON.stringify(json) } };

@@ -77,6 +77,10 @@ export const products = pgTable(
     // for rows stored before the column existed, or whose values contain a separator: the index
     // builder then reads them from `data`.
     facets: text('facets'),
+    // The same tokens as numbers in the shop's facet dictionary (`facet_tokens`), decimal and
+    // space-separated: what products stored since that table existed carry instead of `facets`.
+    // The index builder reads this first, then `facets`, then `data`.
+    facetValues: text('facet_values'),
     // A digest of the item's JSON exactly as the shop last sent it (lib/catalog/item-digest.ts):
     // the same bytes sent again are recognised without validating them. Null when unknown.
     sourceDigest: text('source_digest'),
@@ -116,4 +120,19 @@ export const productOffers = pgTable(
     data: jsonb('data').notNull(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.productId, t.locationId] })],
+);
+
+// A shop's facet dictionary: each facet token (lib/listing/facet-tokens.ts) a product has ever
+// carried, numbered densely from 0 in the order first stored. Numbers are never reused or
+// changed, so products store them (`products.facet_values`) and the index builder resolves each
+// distinct token once per build instead of once per product. Written only by imports, which
+// hold the shop's row lock (lib/catalog/facet-dictionary.ts).
+export const facetTokens = pgTable(
+  'facet_tokens',
+  {
+    shopId: text('shop_id').notNull(),
+    number: integer('number').notNull(),
+    token: text('token').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.number] })],
 );

@@ -3,6 +3,7 @@ import { describeZodError } from '@/lib/http/zod-message';
 import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
 import { Phases } from '@/lib/imports/phases';
 import { copyField, copyRows, copyText, type CopyValue } from './copy-rows';
+import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
 import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS } from './prepared-items';
 import type { ItemTexts } from './item-digest';
 import { identifier } from './schemas';
@@ -86,7 +87,17 @@ type Sorted = {
   staged: number;
 };
 
-type Plan = { shopId: string; mode: 'put' | 'load'; version: number; texts: ItemTexts | undefined; lookedUp: Set<string>; stored: Map<string, Stored>; known: Known; streamNew: boolean };
+type Plan = {
+  shopId: string;
+  mode: 'put' | 'load';
+  version: number;
+  texts: ItemTexts | undefined;
+  lookedUp: Set<string>;
+  stored: Map<string, Stored>;
+  known: Known;
+  streamNew: boolean;
+  facets: FacetEncoder;
+};
 
 /**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
@@ -114,7 +125,7 @@ function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorte
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
-    const item = prepareForCopy(raw, position, texts && (() => texts.text(position)));
+    const item = prepareForCopy(raw, position, plan.facets, texts && (() => texts.text(position)));
     if (!item.ok) {
       outcome.reject(item.problem);
       continue;
@@ -147,7 +158,7 @@ const STAGING_TABLES = `
   create temp table staging_products (
     pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
     discount_percent float8, currency text, brand text, merchants text[], categories text[],
-    stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facets text,
+    stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facet_values text,
     source_digest text
   ) on commit drop;
   create temp table staging_offers (
@@ -178,10 +189,13 @@ export async function applyProducts(
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
   phases.mark('version');
+  // After the version: the shop's row lock is held until commit.
+  const facets = await openFacetDictionary(tx, shopId);
+  phases.mark('facet dictionary');
 
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = lookedUp.size - stored.size >= list.length / 2;
-  const plan: Plan = { shopId, mode, version, texts, lookedUp, stored, known: { categories, locations }, streamNew };
+  const plan: Plan = { shopId, mode, version, texts, lookedUp, stored, known: { categories, locations }, streamNew, facets };
   const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const lines = sortedLines(list, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
@@ -201,6 +215,7 @@ export async function applyProducts(
     if (sorted.fresh > 0) await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
     phases.mark('copy new products');
   }
+  if ((await facets.store(tx)) > 0) phases.mark('new facet tokens');
   if (sorted.fresh > 0) {
     outcome.changed = true;
     await copyRows(tx, 'product_state', ['shop_id', 'product_id', 'available', 'version'], sorted.newStates);
@@ -230,7 +245,7 @@ export async function applyProducts(
        insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, source_digest, version, first_added_at, updated_at)
        select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, s.source_digest, $2, now(), now() from ${winners} s
        on conflict (shop_id, id) do update
-          set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, source_digest = excluded.source_digest,
+          set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, facets = null, source_digest = excluded.source_digest,
               version = case when p.data is distinct from excluded.data then excluded.version else p.version end,
               updated_at = case when p.data is distinct from excluded.data then now() else p.updated_at end
         where p.data is distinct from excluded.data or p.source_digest is distinct from excluded.source_digest

@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { facetTokens } from '@/lib/listing/facet-tokens';
 
 /**
- * Fills `products.facets` for rows stored before the column existed (the listing index reads
+ * Fills `products.facets` for rows stored before the column existed (and before `facet_values`) (the listing index reads
  * those rows' values from `data` meanwhile, more slowly). Batches of 5,000, each its own
  * statement; the catalog version does not move (what a listing shows does not change).
  * Returns the number of rows filled.
@@ -13,7 +13,7 @@ export async function backfillFacets(sql: Sql, shopId: string, log: (line: strin
   for (;;) {
     const rows = await sql<{ id: string; categories: string[]; brand: string | null; brand_picture: unknown; params: unknown; fashion: unknown }[]>`
       select id, categories, brand, data->'brand_picture' as brand_picture, data->'params' as params, data->'fashion' as fashion
-        from products where shop_id = ${shopId} and facets is null and id > ${after} order by id limit 5000`;
+        from products where shop_id = ${shopId} and facets is null and facet_values is null and id > ${after} order by id limit 5000`;
     if (rows.length === 0) return filled;
     after = rows[rows.length - 1].id;
     const computed = rows.map((row) => ({ id: row.id, facets: facetTokens(row) }));
@@ -23,7 +23,7 @@ export async function backfillFacets(sql: Sql, shopId: string, log: (line: strin
       await sql`
         update products p set facets = f.facets
           from unnest(${storable.map((row) => row.id)}::text[], ${storable.map((row) => row.facets!)}::text[]) as f(id, facets)
-         where p.shop_id = ${shopId} and p.id = f.id and p.facets is null`;
+         where p.shop_id = ${shopId} and p.id = f.id and p.facets is null and p.facet_values is null`;
     }
     filled += storable.length; // rows whose values hold a separator stay null
     if (filled % 100_000 < storable.length) log(`facets of ${filled} products filled`);

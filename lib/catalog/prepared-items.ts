@@ -1,8 +1,9 @@
 import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
-import { facetTokens } from '@/lib/listing/facet-tokens';
+import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { copyLine, type CopyValue } from './copy-rows';
+import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
 
@@ -24,18 +25,20 @@ export const PRODUCT_COLUMNS = [
   'price_margin',
   'creation_date',
   'data',
-  'facets',
+  'facet_values',
 ];
 export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 
 export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
 
 /**
- * An item as stored: columns for the readers, `data` as accepted, one row per location offer.
- * What it gives for an item must stay a function of the item's text: a change here needs
- * item-digest.ts's version bumped, or items re-sent unchanged keep their old rows.
+ * An item as stored: columns for the readers, `data` as accepted, its facet tokens as numbers in
+ * the shop's dictionary, one row per location offer. What it gives for an item must stay a
+ * function of the item's text (the dictionary's numbers aside: they stand for the same tokens):
+ * a change here needs item-digest.ts's version bumped, or items re-sent unchanged keep their
+ * old rows.
  */
-export function prepareItem(item: ItemInput, sentText?: string): Prepared {
+export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: string): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   const data = { ...item, ...(item.params ? { params } : {}) };
   // The item's text as sent stands for `data` when they are the same JSON: no JSON.stringify.
@@ -72,10 +75,17 @@ export function prepareItem(item: ItemInput, sentText?: string): Prepared {
       item.price_margin ?? null,
       created,
       { json: data, text: dataText },
-      facetTokens({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
+      facetValues(facets, { categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
     ],
     offers,
   };
+}
+
+/** The tokens as dictionary numbers, or null when one holds a NUL (PostgreSQL text cannot): the builder then reads `data`. */
+function facetValues(facets: FacetEncoder, source: Parameters<typeof facetTokenList>[0]): string | null {
+  const tokens = facetTokenList(source);
+  for (const token of tokens) if (token.includes('\u0000')) return null;
+  return facets.encode(tokens);
 }
 
 /** An item validated and turned into COPY text: a function of the item alone, not of the catalog. */
@@ -97,7 +107,7 @@ export type PreparedItem =
  * Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not.
  * `sentText` gives the item's JSON as sent, used for `data` when validation changed nothing.
  */
-export function prepareForCopy(raw: unknown, position: number, sentText?: () => string): PreparedItem {
+export function prepareForCopy(raw: unknown, position: number, facets: FacetEncoder, sentText?: () => string): PreparedItem {
   const checked = checkItem(raw);
   let item = checked?.item;
   if (item === undefined) {
@@ -105,7 +115,7 @@ export function prepareForCopy(raw: unknown, position: number, sentText?: () => 
     if (!parsed.success) return { ok: false, problem: { item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) } };
     item = parsed.data;
   }
-  const prepared = prepareItem(item, checked?.exact && sentText ? sentText() : undefined);
+  const prepared = prepareItem(item, facets, checked?.exact && sentText ? sentText() : undefined);
   return {
     ok: true,
     id: item.id,

@@ -104,8 +104,10 @@ type Row = {
   sales_rate: number;
   date: number;
   available: boolean;
+  facet_values: string | null;
+  // Read only for rows without `facet_values`:
   facets: string | null;
-  // Read only for rows without `facets`:
+  // Read only for rows without either:
   categories: string[] | null;
   brand: string | null;
   brand_picture: string | null;
@@ -183,15 +185,17 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const state = await catalogState(tx as unknown as Sql, shopId);
     const tree = await loadTree(tx as unknown as Sql, shopId);
-    const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows);
+    const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;
+    const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows, dictionary.map((row) => row.token));
     await tx<Row[]>`
       select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.merchants, p.rating, p.price_margin, p.sales_rate,
-             (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.facets,
-             case when p.facets is null then p.categories end as categories,
-             case when p.facets is null then p.brand end as brand,
-             case when p.facets is null then p.data->>'brand_picture' end as brand_picture,
-             case when p.facets is null then p.data->'params' end as params,
-             case when p.facets is null then p.data->'fashion' end as fashion
+             (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.facet_values,
+             case when p.facet_values is null then p.facets end as facets,
+             case when p.facet_values is null and p.facets is null then p.categories end as categories,
+             case when p.facet_values is null and p.facets is null then p.brand end as brand,
+             case when p.facet_values is null and p.facets is null then p.data->>'brand_picture' end as brand_picture,
+             case when p.facet_values is null and p.facets is null then p.data->'params' end as params,
+             case when p.facet_values is null and p.facets is null then p.data->'fashion' end as fashion
         from products p
         join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
        where p.shop_id = ${shopId}`.forEach((row) => builder.add(row));
@@ -260,11 +264,17 @@ class IndexBuilder {
   private locationByKey = new Map<string, number>();
   private knownLocations: number;
 
+  // The shop's facet dictionary: token text by number, and what each number posts once learnt.
+  private numberInfo: (TokenInfo | undefined)[] = [];
+
   constructor(
     private shopId: string,
     categoryRows: Omit<CategoryNode, 'known'>[],
     locationRows: LocationNode[],
+    private dictionary: string[],
   ) {
+    // Filled one by one: a packed array (`new Array(n)` above 100,000 would be a slow dictionary).
+    for (let number = 0; number < dictionary.length; number++) this.numberInfo.push(undefined);
     for (const row of categoryRows) this.categories.set(row.id, { ...row, known: true });
     for (const row of locationRows) {
       this.locationByKey.set(row.id, this.locations.length);
@@ -357,7 +367,8 @@ class IndexBuilder {
     }
     this.groups.push(group);
 
-    if (row.facets !== null) this.postTokens(load, row.price, row.id, row.facets, false, -1);
+    if (row.facet_values !== null) this.postNumbers(load, row.price, row.id, row.facet_values);
+    else if (row.facets !== null) this.postTokens(load, row.price, row.id, row.facets, false, -1);
     else {
       const tokens = facetTokenList({ categories: row.categories ?? [], brand: row.brand, brand_picture: row.brand_picture, params: row.params, fashion: row.fashion });
       let brand = -1; // the brand a picture token that follows belongs to
@@ -380,7 +391,6 @@ class IndexBuilder {
    * tokens, ~550 characters per product in the benchmark's catalog).
    */
   private postTokens(load: number, price: number, id: string, text: string, whole: boolean, brandBefore: number): number {
-    const { valueStamp, postings } = this;
     let brand = brandBefore;
     let start = 0;
     while (start < text.length) {
@@ -390,28 +400,57 @@ class IndexBuilder {
       // table compares the whole token.
       let hash = 0x811c9dc5;
       for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-      const info = this.tokenInfo(text, start, end, hash);
+      brand = this.post(this.tokenInfo(text, start, end, hash), load, price, id, brand);
       start = end + 1;
-      if (info.picture !== null) {
-        if (brand >= 0) this.offerPicture(brand, info.picture, price, id);
+    }
+    return brand;
+  }
+
+  /** Posts the values of the dictionary numbers in `text` (decimal, space-separated). */
+  private postNumbers(load: number, price: number, id: string, text: string): void {
+    const { numberInfo } = this;
+    let brand = -1;
+    let number = -1;
+    for (let i = 0; i <= text.length; i++) {
+      const c = i < text.length ? text.charCodeAt(i) : 32;
+      if (c !== 32) {
+        number = number < 0 ? c - 48 : number * 10 + (c - 48);
         continue;
       }
-      const values = info.values;
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (valueStamp[value] !== load) {
-          valueStamp[value] = load;
-          postings.push(value);
-        }
+      if (number < 0) continue; // no numbers at all
+      brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, id, brand);
+      number = -1;
+    }
+  }
+
+  private learnNumber(number: number): TokenInfo {
+    const token = this.dictionary[number];
+    if (token === undefined) throw new Error(`facet value ${number} is not in shop ${this.shopId}'s dictionary`);
+    return (this.numberInfo[number] = this.learn(token));
+  }
+
+  /** Posts one token's values for the document; returns the brand a picture token after it belongs to. */
+  private post(info: TokenInfo, load: number, price: number, id: string, brand: number): number {
+    if (info.picture !== null) {
+      if (brand >= 0) this.offerPicture(brand, info.picture, price, id);
+      return brand;
+    }
+    const { valueStamp, postings } = this;
+    const values = info.values;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (valueStamp[value] !== load) {
+        valueStamp[value] = load;
+        postings.push(value);
       }
-      if (info.variant >= 0) {
-        const v = info.variant;
-        if (price < this.variantPrice[v] || (price === this.variantPrice[v] && id < this.variantId[v])) {
-          this.variantPrice[v] = price;
-          this.variantId[v] = id;
-        }
-        if (info.kind === KIND_BRAND) brand = values[0];
+    }
+    if (info.variant >= 0) {
+      const v = info.variant;
+      if (price < this.variantPrice[v] || (price === this.variantPrice[v] && id < this.variantId[v])) {
+        this.variantPrice[v] = price;
+        this.variantId[v] = id;
       }
+      if (info.kind === KIND_BRAND) return values[0];
     }
     return brand;
   }

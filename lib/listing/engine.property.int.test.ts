@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyProducts } from '@/lib/catalog/apply-products';
+import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { loadReferenceCatalog, referenceListing, type ReferenceAnswer } from '@/lib/testing/listing-reference';
@@ -75,8 +77,9 @@ const catalog = fc.record({
   categories: tree('c', 6),
   locations: tree('l', 4),
   products: fc.integer({ min: 0, max: 24 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => product(i)))),
-  // Rows stored before the `facets` column existed: the builder reads their values from `data`.
-  withoutStoredFacets: fc.constantFrom('none', 'some', 'all'),
+  // How rows hold their facet values: dictionary numbers (as imports store them), tokens (rows
+  // stored before the dictionary existed, or backfilled), none (before either: read from `data`).
+  storedFacets: fc.constantFrom('numbers', 'mixed', 'tokens', 'data'),
 });
 
 // Each filter is left out three times in four, so many queries have one filter or none and
@@ -170,8 +173,12 @@ async function loadCatalog(value: GeneratedCatalog): Promise<string> {
     const items = value.products.map(({ salesRate: _salesRate, ...item }) => ({ ...item, picture: 'https://cdn.example/x.jpg', url: `https://shop.example/${item.id}` }));
     await applyProducts(tx, shopId, 'put', items);
     for (const item of value.products) await tx`update products set sales_rate = ${item.salesRate} where shop_id = ${shopId} and id = ${item.id}`;
-    if (value.withoutStoredFacets !== 'none') {
-      await tx`update products set facets = null where shop_id = ${shopId} and (${value.withoutStoredFacets === 'all'} or right(id, 1) in ('1', '3', '5', '7', '9'))`;
+    // mixed: ids ending in an odd digit from data, in 2, 4 or 6 from tokens, the rest numbers.
+    const { storedFacets } = value;
+    if (storedFacets !== 'numbers') {
+      await tx`update products set facet_values = null where shop_id = ${shopId} and (${storedFacets !== 'mixed'} or right(id, 1) in ('1', '2', '3', '4', '5', '6', '7', '9'))`;
+      await backfillFacets(tx as unknown as Sql, shopId);
+      await tx`update products set facets = null where shop_id = ${shopId} and (${storedFacets === 'data'} or (${storedFacets === 'mixed'} and right(id, 1) in ('1', '3', '5', '7', '9')))`;
     }
   });
   return shopId;

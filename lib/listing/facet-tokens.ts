@@ -1,7 +1,8 @@
 // A product's facet values as the listing index reads them, one token each: computed once when
-// the product is stored (the `facets` column), so building an index reads a short string per
-// product instead of parsing its params from JSON. Rows without the column (stored before it
-// existed) get the same tokens from their data at build time.
+// the product is stored, so building an index does not parse params from JSON. Imports store
+// each token's number in the shop's dictionary (`facet_values`, lib/catalog/facet-dictionary.ts);
+// rows stored before the dictionary hold the tokens themselves (`facets`), and rows stored
+// before that get the same tokens from their data at build time.
 
 export const TOKEN_SEPARATOR = '\u001e';
 export const PART_SEPARATOR = '\u001f';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyProducts } from '@/lib/catalog/apply-products';
+import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
@@ -51,7 +52,7 @@ it('keeps answering from the current index while the next one is built, then swa
   expect(next.n).toBe(21);
 });
 
-it('builds the same index from rows stored without facet tokens (read from data), brand pictures and spellings included', async () => {
+it('builds the same index from dictionary numbers, from facet tokens and from data, brand pictures and spellings included', async () => {
   const sql = database.ctx.sql;
   const shop = await createTestShop(database.ctx);
   const products = [
@@ -72,6 +73,11 @@ it('builds the same index from rows stored without facet tokens (read from data)
   });
   const stored = shape(await buildIndex(sql, shop.shop_id));
   expect(stored.pictures).toEqual({ Nike: 'https://s.example/nike-b.png', Acme: 'https://s.example/acme.png' });
+  // Rows stored before the dictionary, with tokens, then rows stored before either.
+  expect(await sql`select id from products where shop_id = ${shop.shop_id} and facet_values is null`).toEqual([]);
+  await sql`update products set facet_values = null where shop_id = ${shop.shop_id}`;
+  expect(await backfillFacets(sql, shop.shop_id)).toBe(3); // "c" holds the separator
+  expect(shape(await buildIndex(sql, shop.shop_id))).toEqual(stored);
   await sql`update products set facets = null where shop_id = ${shop.shop_id}`;
   expect(shape(await buildIndex(sql, shop.shop_id))).toEqual(stored);
 });
