@@ -149,7 +149,7 @@ async function main() {
     global.gc?.();
     const heapAfter = process.memoryUsage();
     const heap = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
-    print(`index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s, heap ${mib(heap)} (typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
+    print(`index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), heap ${mib(heap)} (typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
     const words = await searchIndexFor(index);
 
     // cold: what queries keep with the index dropped before each run (facet counts, result size,

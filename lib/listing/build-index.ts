@@ -34,6 +34,7 @@ export type ShopIndex = {
   version: number;
   treeFingerprint: string;
   buildMs: number;
+  buildSteps: string; // where the build's time went, for the log
   n: number;
   // Every id in one string (one object for the garbage collector instead of a million):
   // document d's id is idText[idOffsets[d] .. idOffsets[d + 1]) — `idOf`.
@@ -160,7 +161,7 @@ export function idOf(index: Pick<ShopIndex, 'idText' | 'idOffsets'>, doc: number
 async function loadTree(sql: Sql, shopId: string) {
   const categoryRows = await sql<{ id: string; name: string; parent: string | null; url: string | null; alias: string | null; path: string[]; depth: number }[]>`
     select id, name, parent, url, alias, path, depth from categories where shop_id = ${shopId}`;
-  const locationRows = await sql<{ id: string; name: string; type: string | null; path: string[] }[]>`
+  const locationRows = await sql<LocationNode[]>`
     select id, name, type, path from locations where shop_id = ${shopId} order by id`;
   return { categoryRows, locationRows };
 }
@@ -232,15 +233,20 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
       .readable();
     await drain(stream, (chunk) => reader.push(chunk));
     reader.finish();
-    // Offers in key order: a product's come together, so its load number is looked up once.
+    const productsRead = performance.now();
+    // Offers in table order: a product's are stored together (one import wrote them), so its load
+    // number is looked up once (offers of one product apart would be looked up again: no harm).
     const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
     const offers = await tx
-      .unsafe(`copy (select ${OFFER_FIELDS.join(', ')} from product_offers where shop_id = ${literal(shopId)} order by shop_id, product_id) to stdout (format binary)`)
+      .unsafe(`copy (select ${OFFER_FIELDS.join(', ')} from product_offers where shop_id = ${literal(shopId)}) to stdout (format binary)`)
       .readable();
     await drain(offers, (chunk) => offerReader.push(chunk));
     offerReader.finish();
+    const offersRead = performance.now();
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
     index.buildMs = performance.now() - started;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    index.buildSteps = `products ${seconds(productsRead - started)}, offers ${seconds(offersRead - productsRead)}, layout ${seconds(performance.now() - offersRead)}`;
     return index;
   });
 }
@@ -259,7 +265,6 @@ type TokenInfo = { kind: number; values: number[]; variant: number; picture: str
 class IndexBuilder {
   // Per load number.
   private ids: string[] = [];
-  private loadById = new Map<string, number>();
   private price = new FloatList();
   private oldprice = new FloatList();
   private discount = new FloatList();
@@ -275,7 +280,9 @@ class IndexBuilder {
   private postings = new IntList(1 << 16);
   private merchantLoads = new Map<string, number[]>();
   // Offers as they arrive.
-  private offerLoad = new IntList();
+  // The product of each offer: an index into offerProductIds (a product's offers come together).
+  private offerProductOf = new IntList();
+  private offerProductIds: string[] = [];
   private offerLocation = new IntList();
   private offerPrice = new FloatList();
   private offerOldprice = new FloatList();
@@ -388,7 +395,6 @@ class IndexBuilder {
     const id = text(row, F_ID);
     const price = float8(row, F_PRICE);
     this.ids.push(id);
-    this.loadById.set(id, load);
     this.price.push(price);
     this.oldprice.push(float8OrNaN(row, F_OLDPRICE));
     this.discount.push(float8(row, F_DISCOUNT));
@@ -546,17 +552,21 @@ class IndexBuilder {
     if (!current || price < current.price || (price === current.price && id < current.id)) this.pictures.set(brand, { url, price, id });
   }
 
-  private offerProduct = '';
-  private offerProductLoad: number | undefined;
+  /** An offer as it arrives; its product's load number is found after the ids are sorted. */
+  private lastOfferProduct = Buffer.alloc(0);
 
   addOffer(row: BinaryRow): void {
-    const productId = text(row, 0);
-    if (productId !== this.offerProduct) {
-      this.offerProduct = productId;
-      this.offerProductLoad = this.loadById.get(productId);
+    // The product id is decoded only when it differs from the last offer's (compared as bytes).
+    const { bytes } = row;
+    const from = row.start[0];
+    const length = row.length[0];
+    const last = this.lastOfferProduct;
+    let same = length === last.length && this.offerProductIds.length > 0;
+    for (let i = 0; same && i < length; i++) same = bytes[from + i] === last[i];
+    if (!same) {
+      this.offerProductIds.push(text(row, 0));
+      this.lastOfferProduct = Buffer.from(bytes.subarray(from, from + length));
     }
-    const load = this.offerProductLoad;
-    if (load === undefined) return;
     const locationId = text(row, 1);
     let location = this.locationByKey.get(locationId);
     if (location === undefined) {
@@ -564,7 +574,7 @@ class IndexBuilder {
       this.locationByKey.set(locationId, location);
       this.locations.push({ id: locationId, name: locationId, type: null, path: [locationId] });
     }
-    this.offerLoad.push(load);
+    this.offerProductOf.push(this.offerProductIds.length - 1);
     this.offerLocation.push(location);
     this.offerPrice.push(float8(row, 2));
     this.offerOldprice.push(float8OrNaN(row, 3));
@@ -594,7 +604,6 @@ class IndexBuilder {
   /** The index; gives the event loop a turn between its steps (queries go on meanwhile). */
   async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
-    this.loadById = new Map();
     const loadIds = this.ids;
     // Ranks of the ids in code-unit order, then documents by (price, id).
     const byId = new Int32Array(n);
@@ -665,7 +674,7 @@ class IndexBuilder {
     for (let doc = 0; doc < n; doc++) {
       const load = perm[doc];
       for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) invDocs[cursor[renumber[loadPostings[p]]]++] = doc;
-      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+      if ((doc & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     this.postings = new IntList(1);
     await yieldToEventLoop();
@@ -690,7 +699,7 @@ class IndexBuilder {
         }
         postings[j] = value;
       }
-      if ((rank & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
 
@@ -698,15 +707,37 @@ class IndexBuilder {
     const availableLoads = this.availableLoads.view();
     for (let i = 0; i < availableLoads.length; i++) add(available, docOfLoad[availableLoads[i]]);
 
+    // Each offer's product by binary search over the sorted ids (a map of every id took ~1 s of a
+    // 1,000,000-product build in a profile); an offer whose product is not in the snapshot (none should be) is left out.
+    const productLoad = new Int32Array(this.offerProductIds.length);
+    this.offerProductIds.forEach((id, k) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (loadIds[byId[mid]] < id) lo = mid + 1;
+        else hi = mid;
+      }
+      productLoad[k] = lo < n && loadIds[byId[lo]] === id ? byId[lo] : -1;
+    });
+    this.offerProductIds = [];
+    const arrivals = this.offerProductOf.length;
+    const offerProductOf = this.offerProductOf.view();
+    const offerLoad = new Int32Array(arrivals);
+    let offerCount = 0;
+    for (let o = 0; o < arrivals; o++) {
+      offerLoad[o] = productLoad[offerProductOf[o]];
+      if (offerLoad[o] >= 0) offerCount++;
+    }
+    await yieldToEventLoop();
+
     // Offers per document, each document's sorted by location id (ties in prices go to the lowest).
-    const offerCount = this.offerLoad.length;
-    const offerLoad = this.offerLoad.view();
     const offerOffsets = new Int32Array(n + 1);
-    for (let o = 0; o < offerCount; o++) offerOffsets[docOfLoad[offerLoad[o]] + 1]++;
+    for (let o = 0; o < arrivals; o++) if (offerLoad[o] >= 0) offerOffsets[docOfLoad[offerLoad[o]] + 1]++;
     for (let doc = 0; doc < n; doc++) offerOffsets[doc + 1] += offerOffsets[doc];
     const placed = new Int32Array(offerCount); // position → arriving offer
     const next = offerOffsets.slice(0, n);
-    for (let o = 0; o < offerCount; o++) placed[next[docOfLoad[offerLoad[o]]]++] = o;
+    for (let o = 0; o < arrivals; o++) if (offerLoad[o] >= 0) placed[next[docOfLoad[offerLoad[o]]]++] = o;
     const arrivingLocation = this.offerLocation.view();
     const locationIdOf = (o: number) => this.locations[arrivingLocation[o]].id;
     await yieldToEventLoop();
@@ -798,6 +829,7 @@ class IndexBuilder {
       version,
       treeFingerprint,
       buildMs: 0,
+      buildSteps: '',
       n,
       idText,
       idOffsets,

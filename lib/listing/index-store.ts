@@ -91,7 +91,7 @@ function startRefresh(shopId: string, entry: Entry): void {
       entry.index = index;
       if (previous) void warmOrders(index, previous).catch((error) => log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
       if (index.version > entry.wanted) entry.wanted = index.version;
-      log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms`);
+      log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms${index.buildSteps ? ` (${index.buildSteps})` : ''}`);
     })
     .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
     .finally(() => {
