@@ -1,7 +1,6 @@
 import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
-import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { copyLine, type CopyValue } from './copy-rows';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
@@ -75,17 +74,10 @@ export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: st
       item.price_margin ?? null,
       created,
       { json: data, text: dataText },
-      facetValues(facets, { categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
+      facets.encode({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
     ],
     offers,
   };
-}
-
-/** The tokens as dictionary numbers, or null when one holds a NUL (PostgreSQL text cannot): the builder then reads `data`. */
-function facetValues(facets: FacetEncoder, source: Parameters<typeof facetTokenList>[0]): string | null {
-  const tokens = facetTokenList(source);
-  for (const token of tokens) if (token.includes('\u0000')) return null;
-  return facets.encode(tokens);
 }
 
 /** An item validated and turned into COPY text: a function of the item alone, not of the catalog. */

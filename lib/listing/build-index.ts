@@ -4,7 +4,7 @@ import { BinaryCopyReader, bool, float8, float8OrNaN, isNull, text, textOrNull, 
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
-import { sortInTurns } from './sort-in-turns';
+import { sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 
 export { foldCase, valueKeyOf } from './facet-tokens';
 
@@ -612,10 +612,9 @@ class IndexBuilder {
     const loadIdRank = new Int32Array(n);
     for (let rank = 0; rank < n; rank++) loadIdRank[byId[rank]] = rank;
     await yieldToEventLoop();
-    const loadPrice = this.price.view();
-    const perm = new Int32Array(n); // document → load number
-    for (let load = 0; load < n; load++) perm[load] = load;
-    await sortInTurns(perm, (a, b) => loadPrice[a] - loadPrice[b] || loadIdRank[a] - loadIdRank[b], yieldToEventLoop);
+    // Documents by (price, id): the loads in id order, sorted stably by price.
+    const perm = byId.slice(); // document → load number
+    await sortByKeyInTurns(perm, this.price.view(), yieldToEventLoop);
     const docOfLoad = new Int32Array(n);
     for (let doc = 0; doc < n; doc++) docOfLoad[perm[doc]] = doc;
     await yieldToEventLoop();

@@ -43,31 +43,46 @@ export type FacetSource = {
   fashion?: unknown;
 };
 
+/** A token's kind letter, for the kinds that are the letter and a text. */
+export type SimpleKind = 'c' | 'b' | 'r' | 'o' | 's';
+
+/** Receives a product's tokens in order, as their parts, without their text being made. */
+export type FacetVisitor = {
+  simple(kind: SimpleKind, text: string): void;
+  // key null: the param has no usable value (the token is its head alone).
+  param(priority: number | '', name: string, key: string | null): void;
+};
+
+/** A param token's text. */
+export function paramToken(priority: number | '', name: string, key: string | null): string {
+  const head = `p${priority}${PART_SEPARATOR}${name.length}${PART_SEPARATOR}${name}`;
+  return key === null ? head : `${head}${PART_SEPARATOR}${key}`;
+}
+
 /**
  * The tokens, each a kind letter and its text: `c` a category id, `b` the brand (trimmed) and `r`
  * its picture, `o` a colour, `s` a size, `p` a param as `priority␟length of name␟name[␟value]` (a
  * param without a usable value still makes its dimension and priority known). Params with `searchable: false`
  * are left out: they are neither filters nor facets.
  */
-export function facetTokenList(source: FacetSource): string[] {
-  const tokens: string[] = [];
-  for (const id of source.categories) tokens.push(`c${id}`);
+export function visitFacetTokens(source: FacetSource, visit: FacetVisitor): void {
+  for (const id of source.categories) visit.simple('c', id);
   if (typeof source.brand === 'string' && source.brand.trim() !== '') {
-    tokens.push(`b${source.brand.trim()}`);
-    if (typeof source.brand_picture === 'string' && source.brand_picture !== '') tokens.push(`r${source.brand_picture}`);
+    visit.simple('b', source.brand.trim());
+    if (typeof source.brand_picture === 'string' && source.brand_picture !== '') visit.simple('r', source.brand_picture);
   }
   const fashion = source.fashion as { sizes?: unknown; colors?: unknown } | null | undefined;
   if (fashion && typeof fashion === 'object') {
     if (Array.isArray(fashion.colors)) {
       for (const entry of fashion.colors) {
         const color = entry && typeof entry === 'object' ? (entry as { color?: unknown }).color : undefined;
-        if (typeof color === 'string' && color.trim() !== '') tokens.push(`o${color.trim()}`);
+        if (typeof color === 'string' && color.trim() !== '') visit.simple('o', color.trim());
       }
     }
     if (Array.isArray(fashion.sizes)) {
       for (const size of fashion.sizes) {
         const key = valueKeyOf(size);
-        if (key !== null && key.trim() !== '') tokens.push(`s${key.trim()}`);
+        if (key !== null && key.trim() !== '') visit.simple('s', key.trim());
       }
     }
   }
@@ -75,18 +90,26 @@ export function facetTokenList(source: FacetSource): string[] {
     for (const param of source.params as { name?: unknown; value?: unknown; priority?: unknown; searchable?: unknown }[]) {
       if (!param || typeof param !== 'object' || param.searchable === false || typeof param.name !== 'string' || param.name === '') continue;
       const priority = typeof param.priority === 'number' && Number.isFinite(param.priority) ? param.priority : '';
-      const head = `p${priority}${PART_SEPARATOR}${param.name.length}${PART_SEPARATOR}${param.name}`;
       const values = Array.isArray(param.value) ? param.value : [param.value];
       let valued = false;
       for (const raw of values) {
         const key = valueKeyOf(raw);
         if (key === null) continue;
-        tokens.push(`${head}${PART_SEPARATOR}${key}`);
+        visit.param(priority, param.name, key);
         valued = true;
       }
-      if (!valued) tokens.push(head);
+      if (!valued) visit.param(priority, param.name, null);
     }
   }
+}
+
+/** The tokens' texts, in order. */
+export function facetTokenList(source: FacetSource): string[] {
+  const tokens: string[] = [];
+  visitFacetTokens(source, {
+    simple: (kind, text) => tokens.push(kind + text),
+    param: (priority, name, key) => tokens.push(paramToken(priority, name, key)),
+  });
   return tokens;
 }
 

@@ -126,7 +126,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
     // Orders do not depend on stock; counts do.
     const kept = ['order:', 'walk:', 'discount:', 'links:', 'label-ranks', 'search'];
     const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
-    return { ...index, version: state.version, available, cache, buildMs: performance.now() - started };
+    return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortInTurns } from './sort-in-turns';
+import { sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 
 describe('sortInTurns', () => {
   it('sorts like Array.prototype.sort, pausing between slices of large arrays', async () => {
@@ -14,6 +14,25 @@ describe('sortInTurns', () => {
       });
       expect(Array.from(items)).toEqual(expected);
       if (n >= 300_000) expect(pauses).toBeGreaterThan(2);
+    }
+  });
+});
+
+describe('sortByKeyInTurns', () => {
+  it('orders by key, then keeps the given order of ties, as a comparator sort would', async () => {
+    const special = [0, -0, 1, -1, 0.1, 0.2, 0.30000000000000004, 1e-300, -1e-300, 1e300, -1e300, Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, 2 ** 53, 123.45];
+    for (const n of [0, 1, 7, 1000, 100_003]) {
+      const keys = Float64Array.from({ length: n }, (_, i) => (i % 3 === 0 ? special[i % special.length] : ((i * 7919) % 1009) / 7 - 50)); // ties and signs
+      const items = Int32Array.from({ length: n }, (_, i) => (i * 104729) % n);
+      const rank = new Int32Array(n);
+      items.forEach((item, position) => (rank[item] = position));
+      const expected = Array.from(items).sort((a, b) => keys[a] - keys[b] || rank[a] - rank[b]);
+      let pauses = 0;
+      await sortByKeyInTurns(items, keys, async () => {
+        pauses++;
+      });
+      expect(Array.from(items)).toEqual(expected);
+      if (n > 1000) expect(pauses).toBeGreaterThan(0);
     }
   });
 });
