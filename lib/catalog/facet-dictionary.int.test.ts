@@ -95,3 +95,12 @@ it('stores no numbers for an item whose token holds a NUL, and the index reads i
   const index = await buildIndex(database.ctx.sql, shop.shop_id);
   expect(brandOf(index, 'a')).toEqual(['Acme']);
 });
+
+it('keeps numbering after reading back two tokens that the table holds as the same text', async () => {
+  const shop = await createTestShop(database.ctx);
+  // Two tokens that differ in memory but not as stored (as a lone surrogate would be stored).
+  await database.ctx.sql`insert into facet_tokens (shop_id, number, token) values (${shop.shop_id}, 0, 'bSame'), (${shop.shop_id}, 1, 'bSame')`;
+  await put(shop.shop_id, [item('a', 'Other')]);
+  expect(await dictionary(shop.shop_id)).toEqual(['bSame', 'bSame', 'cc1', 'bOther']);
+  expect(await storedTokens(shop.shop_id)).toEqual({ a: ['cc1', 'bOther'] });
+});

@@ -27,19 +27,19 @@ class TokenNumbers {
   /** Hears each token numbered here for the first time (set by the import using the dictionary). */
   onAdded: (token: string) => void = () => undefined;
 
-  get size(): number {
-    return this.numbers.size;
-  }
+  // Numbers handed out: not numbers.size, as two rows can hold the same text (a lone surrogate
+  // is stored as U+FFFD, so two tokens that differed here read back the same).
+  size = 0;
 
   /** A token read from the table: its number is the next one. */
   load(token: string): void {
-    this.numbers.set(token, this.numbers.size);
+    this.numbers.set(token, this.size++);
   }
 
   private numberOf(token: string): number {
     let number = this.numbers.get(token);
     if (number === undefined) {
-      number = this.numbers.size;
+      number = this.size++;
       this.numbers.set(token, number);
       this.onAdded(token);
     }
