@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { facetTokens } from '@/lib/listing/facet-tokens';
 
 /**
- * Fills `products.facets` for rows stored before the column existed (and before `facet_values`) (the listing index reads
+ * Fills `products.facets` for rows stored before it and `facet_values` existed (the listing index reads
  * those rows' values from `data` meanwhile, more slowly). Batches of 5,000, each its own
  * statement; the catalog version does not move (what a listing shows does not change).
  * Returns the number of rows filled.

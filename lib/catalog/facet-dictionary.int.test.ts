@@ -3,7 +3,6 @@ import { buildIndex, docOf, type ShopIndex } from '@/lib/listing/build-index';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { applyProducts } from './apply-products';
-import { facetNumbers } from './facet-dictionary';
 
 let database: TestDatabase;
 
@@ -31,6 +30,9 @@ async function dictionary(shopId: string) {
   const rows = await database.ctx.sql<{ number: number; token: string }[]>`select number, token from facet_tokens where shop_id = ${shopId} order by number`;
   return rows.map((row) => row.token);
 }
+
+/** The numbers in a `facet_values` text, in order. */
+const facetNumbers = (text: string) => (text === '' ? [] : text.split(' ').map(Number));
 
 /** Each product's tokens, read back through the dictionary. */
 async function storedTokens(shopId: string) {
