@@ -9,6 +9,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import type { TransactionSql } from 'postgres';
+import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { sqlCollection, sqlListing } from '@/lib/bench/listing-sql';
 import type { CollectionRules } from '@/lib/collections/schemas';
 import { selectCollection } from '@/lib/collections/select-products';
@@ -19,7 +20,6 @@ import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { docOf, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
-import { paramsFromSearch, parseListingQuery, type ListingQuery } from '@/lib/listing/query';
 import { searchDocuments } from '@/lib/listing/search';
 import { boot, type Runtime } from '@/lib/runtime/boot';
 import { ensureBuild } from '@/lib/runtime/build';
@@ -45,30 +45,6 @@ const KEPT_DATA_DIR = dataDirIndex > 0 ? path.resolve(process.argv[dataDirIndex 
 // --only listing,collection,freshness,http (default: all parts)
 const onlyIndex = process.argv.indexOf('--only');
 const PARTS = new Set(onlyIndex > 0 ? process.argv[onlyIndex + 1].split(',') : ['listing', 'collection', 'freshness', 'http']);
-
-const SHAPES: [string, string][] = [
-  ['unfiltered', ''],
-  ['top category', 'categories=3'],
-  ['deep category', 'categories=3.2.1'],
-  ['brands', 'brands=Brand 1,Brand 7,Brand 30'],
-  ['location', 'locations=s1c2'],
-  ['two params', `filters=${JSON.stringify({ param_10: ['param_10_v3'], param_11: ['param_11_v5', 'param_11_v6'] })}`],
-  ['price range', 'price_min=1000&price_max=5000'],
-  ['discount', 'discount=true'],
-  ['collapse off', 'collapse=false'],
-  ['sort price asc', 'sort_by=price&sort_dir=asc'],
-  ['sort price desc', 'sort_by=price'],
-  ['sort discount', 'sort_by=discount'],
-  ['sort date', 'sort_by=date'],
-  ['sort price_margin', 'sort_by=price_margin&sort_dir=asc'],
-  ['sort rating', 'sort_by=rating'],
-  ['page 50', 'page=50'],
-  ['search', 'search_query=premium wo'],
-];
-
-function query(shopId: string, shape: string): ListingQuery {
-  return parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=bench&sid=bench&${shape}`)));
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
@@ -157,8 +133,8 @@ async function main() {
     // query again. Both use what the index is built and warmed with (orders, default counts).
     print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  cold p50 / p95 / p99 ms        warm p50 / p95 / p99 ms        SQL p50 / p95 / p99 ms          SQL÷cold (p50)`);
     const engineP95: Record<string, number> = {};
-    for (const [name, shape] of PARTS.has('listing') ? SHAPES : []) {
-      const q = query(shopId, shape);
+    for (const [name, shape] of PARTS.has('listing') ? LISTING_SHAPES : []) {
+      const q = shapeQuery(shopId, shape);
       const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
       const total = run().total; // also warms sorted orders
       const cold = await timed(RUNS, run, () => forgetKept(index));

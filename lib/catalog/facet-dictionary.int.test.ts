@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildIndex, docOf, type ShopIndex } from '@/lib/listing/build-index';
+import { buildIndex, docOf, documentValues, type ShopIndex } from '@/lib/listing/build-index';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { applyProducts } from './apply-products';
@@ -42,9 +42,7 @@ async function storedTokens(shopId: string) {
 }
 
 const brandOf = (index: ShopIndex, id: string) => {
-  const rank = index.groupRank[docOf(index, id)!];
-  const values = Array.from(index.postings.subarray(index.postOffsets[rank], index.postOffsets[rank + 1]));
-  return values.filter((value) => index.dims[index.valueDim[value]].key === 'brand').map((value) => index.valueLabel[value]);
+  return documentValues(index, docOf(index, id)!).filter((value) => index.dims[index.valueDim[value]].key === 'brand').map((value) => index.valueLabel[value]);
 };
 
 it('numbers each token once per shop, densely, and stores products as numbers', async () => {

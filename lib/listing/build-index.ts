@@ -56,6 +56,7 @@ export type ShopIndex = {
   groupOf: Int32Array;
   groupOrder: Int32Array; // documents sorted by group
   groupRank: Int32Array; // a document's position in groupOrder
+  groupOfRank: Int32Array; // the group of the document at each position of groupOrder
   available: Bitset;
   // Facet values.
   dims: Dimension[];
@@ -64,10 +65,13 @@ export type ShopIndex = {
   valueKey: string[];
   valueLabel: string[];
   valueNumber: Float64Array; // NaN when not a number
+  dimValues: Int32Array; // dimension d's values are dimValues[d] .. dimValues[d + 1] - 1
   // Per document its values, laid out in groupOrder (the order counting visits documents in):
-  // the values of the document at rank r are postings[postOffsets[r] .. postOffsets[r + 1]).
+  // the document at rank r has postings[postOffsets[r] .. postOffsets[r + 1]): its values in
+  // ascending order, then one presence marker per dimension it has a value of (valueKey.length +
+  // the dimension), so counting products with any value of a dimension is counting one more value.
   postOffsets: Int32Array;
-  postings: Int32Array | Uint16Array; // 16 bits while the shop has fewer than 65,536 values
+  postings: Int32Array | Uint16Array; // 16 bits while values and markers are fewer than 65,536
   invOffsets: Int32Array; // value → range of invDocs
   invDocs: Int32Array;
   brandPicture: Map<number, string>;
@@ -151,6 +155,16 @@ function compareIdAt(index: Pick<ShopIndex, 'idText' | 'idOffsets'>, doc: number
     if (difference !== 0) return difference;
   }
   return length - id.length;
+}
+
+/** A document's facet values (not its presence markers). */
+export function documentValues(index: ShopIndex, doc: number): number[] {
+  const rank = index.groupRank[doc];
+  const values: number[] = [];
+  for (let p = index.postOffsets[rank]; p < index.postOffsets[rank + 1]; p++) {
+    if (index.postings[p] < index.valueKey.length) values.push(index.postings[p]);
+  }
+  return values;
 }
 
 /** A document's id. */
@@ -677,12 +691,25 @@ class IndexBuilder {
     }
     this.postings = new IntList(1);
     await yieldToEventLoop();
+    // Each document's values, then a presence marker per dimension it has.
+    const valueDim = Int32Array.from(this.valueDim);
+    const dimCount = this.dims.length;
+    const dimSeen = new Int32Array(dimCount).fill(-1);
     const postOffsets = new Int32Array(n + 1);
     for (let rank = 0; rank < n; rank++) {
       const load = perm[groupOrder[rank]];
-      postOffsets[rank + 1] = postOffsets[rank] + loadOffsets[load + 1] - loadOffsets[load];
+      let entries = loadOffsets[load + 1] - loadOffsets[load];
+      for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) {
+        const dim = valueDim[renumber[loadPostings[p]]];
+        if (dimSeen[dim] !== rank) {
+          dimSeen[dim] = rank;
+          entries++;
+        }
+      }
+      postOffsets[rank + 1] = postOffsets[rank] + entries;
     }
-    const postings = valueCount < 65536 ? new Uint16Array(invDocs.length) : new Int32Array(invDocs.length);
+    await yieldToEventLoop();
+    const postings = valueCount + dimCount < 65536 ? new Uint16Array(postOffsets[n]) : new Int32Array(postOffsets[n]);
     // Written in order, each document's values sorted by insertion (a few dozen each): scattering
     // them value by value instead missed the cache on every write (~2 s at 1,000,000).
     for (let rank = 0; rank < n; rank++) {
@@ -698,8 +725,21 @@ class IndexBuilder {
         }
         postings[j] = value;
       }
+      let previousDim = -1;
+      for (let p = from, end = to; p < end; p++) {
+        const dim = valueDim[postings[p]];
+        if (dim !== previousDim) {
+          postings[to++] = valueCount + dim;
+          previousDim = dim;
+        }
+      }
       if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
+    const groupOfRank = new Int32Array(n);
+    for (let rank = 0; rank < n; rank++) groupOfRank[rank] = groupOf[groupOrder[rank]];
+    const dimValues = new Int32Array(dimCount + 1);
+    for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;
+    for (let dim = 0; dim < dimCount; dim++) dimValues[dim + 1] += dimValues[dim];
     await yieldToEventLoop();
 
     const available = emptySet(n);
@@ -845,13 +885,15 @@ class IndexBuilder {
       groupOf,
       groupOrder,
       groupRank,
+      groupOfRank,
       available,
       dims: this.dims,
       dimByKey: this.dimByKey,
-      valueDim: Int32Array.from(this.valueDim),
+      valueDim,
       valueKey: this.valueKey,
       valueLabel: this.valueLabel,
       valueNumber: Float64Array.from(this.valueNumber),
+      dimValues,
       postOffsets,
       postings,
       invOffsets,

@@ -193,11 +193,14 @@ it('answers every generated query exactly as the reference does', { timeout: 300
       const index = await buildIndex(sql, shopId);
       const words = await buildSearchIndex(sql, index);
       const reference = await loadReferenceCatalog(sql, shopId);
-      for (const generatedQuery of queries) {
+      for (const [n, generatedQuery] of queries.entries()) {
+        // Half the queries read every result off the kept orders, as large results are (the
+        // others sort their results, as small ones are).
+        const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         // Each query, then its next page: the second answer comes partly from what the index kept.
         for (const q of [toQuery(shopId, generatedQuery), { ...toQuery(shopId, generatedQuery), page: generatedQuery.page + 1 }]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits)));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           cases++;

@@ -1,6 +1,6 @@
 import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
-import { priceStats, type PriceStats } from './price-stats';
+import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
@@ -249,12 +249,12 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
  * allocated per query (at a million products they would otherwise make ~5 MB of garbage a query
  * and frequent full collections). Queries run synchronously, one at a time, so one set is enough.
  */
-type Work = { ranks: Bitset; reps: Int32Array; prices: Float64Array; groupStamp: Int32Array; mark: number };
+type Work = { ranks: Bitset; repSet: Bitset; positions: Bitset; prices: Float64Array; groupStamp: Int32Array; mark: number };
 
 function workOf(index: ShopIndex): Work {
   let work = index.cache.get('work') as Work | undefined;
   if (!work) {
-    work = { ranks: emptySet(index.n), reps: new Int32Array(index.n), prices: new Float64Array(index.n), groupStamp: new Int32Array(index.n), mark: 0 };
+    work = { ranks: emptySet(index.n), repSet: emptySet(index.n), positions: emptySet(index.n), prices: new Float64Array(index.n), groupStamp: new Int32Array(index.n), mark: 0 };
     index.cache.set('work', work);
   }
   return work;
@@ -270,110 +270,181 @@ function nextMark(work: Work): number {
 }
 
 /**
- * Over `set`, one per product (group): counts the values of the dimensions in `dims`, and the
- * products having any value of the dimensions in `presentDims`. The hot loop of the engine.
+ * Over `set`, one per product (group) when collapsing: adds to `out[value]` the products with each
+ * value, and to `out[valueCount + dim]` those with any value of the dimension (each document's
+ * postings end with a presence marker per dimension it has). The hot loop of the engine.
  *
- * Documents are visited in group order (through their ranks), which is also how their values are
- * laid out, so the reads go front to back. A document's values are in ascending order, a
- * dimension's together, and a value appears once per document: a product that is alone in the
- * set is counted with plain increments. Only a group with several documents in the set needs
+ * Documents are visited in group order (through their ranks), which is also how their postings
+ * are laid out, so the reads go front to back. A value appears once in a document's postings, so
+ * a product alone in the set is counted with plain increments, and one loop counts values and
+ * markers alike, with no branch per value. Only a group with several documents in the set needs
  * stamps, so each value counts once for the group.
  */
-function countPass(index: ShopIndex, set: Bitset, collapse: boolean, dims: Uint8Array, presentDims: Uint8Array, out: DimCounts): void {
-  const { postOffsets, postings, valueDim, groupRank, groupOrder, groupOf } = index;
-  const dimStamp = new Int32Array(index.dims.length).fill(-1);
-  const valueStamp = new Int32Array(index.valueKey.length).fill(-1);
-  const all = dims.every((d) => d === 1) && presentDims.every((d) => d === 1);
-  const { counts, present } = out;
-  const work = workOf(index);
-  const ranks = work.ranks; // all clear; cleared again as it is read
-  forEachDocument(set, (doc) => {
-    const rank = groupRank[doc];
-    ranks[rank >>> 5] |= 1 << (rank & 31);
-  });
-
-  const countAlone = (rank: number) => {
-    const end = postOffsets[rank + 1];
-    let previousDim = -1;
-    if (all) {
-      for (let p = postOffsets[rank]; p < end; p++) {
-        const value = postings[p];
-        counts[value]++;
-        const dim = valueDim[value];
-        if (dim !== previousDim) {
-          present[dim]++;
-          previousDim = dim;
-        }
-      }
-      return;
+function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32Array | null, pick: Pick | null = null): void {
+  const { postOffsets, postings, groupRank, groupOfRank, groupOrder } = index;
+  const ranks = workOf(index).ranks; // all clear; cleared again as it is read
+  for (let w = 0; w < set.length; w++) {
+    let bits = set[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
+      ranks[rank >>> 5] |= 1 << (rank & 31);
     }
-    for (let p = postOffsets[rank]; p < end; p++) {
-      const value = postings[p];
-      const dim = valueDim[value];
-      if (dims[dim] === 1) counts[value]++;
-      if (dim !== previousDim) {
-        if (presentDims[dim] === 1) present[dim]++;
-        previousDim = dim;
+  }
+  if (!collapse) {
+    for (let w = 0; w < ranks.length; w++) {
+      let bits = ranks[w];
+      ranks[w] = 0;
+      while (bits !== 0 && out) {
+        const low = bits & -bits;
+        bits ^= low;
+        countAlone(postOffsets, postings, (w << 5) + 31 - Math.clz32(low), out);
       }
     }
-  };
-  const countShared = (rank: number, unit: number) => {
-    const end = postOffsets[rank + 1];
-    for (let p = postOffsets[rank]; p < end; p++) {
-      const value = postings[p];
-      const dim = valueDim[value];
-      if ((all || dims[dim] === 1) && valueStamp[value] !== unit) {
-        valueStamp[value] = unit;
-        counts[value]++;
-      }
-      if ((all || presentDims[dim] === 1) && dimStamp[dim] !== unit) {
-        dimStamp[dim] = unit;
-        present[dim]++;
-      }
-    }
-  };
-
-  // A run: the set's documents of one group, in rank order (pending until the group changes).
+    return;
+  }
+  const stamp = out ? new Int32Array(out.length).fill(-1) : null;
+  // A run: the set's documents of one group, in rank order (pending until the group changes),
+  // and the best ranked of them in the query's order when picking.
   let runGroup = -1;
   let runFirst = -1;
   let runShared = false;
+  let runBest = -1;
   for (let w = 0; w < ranks.length; w++) {
     let bits = ranks[w];
     ranks[w] = 0;
     while (bits !== 0) {
       const low = bits & -bits;
-      const rank = (w << 5) + 31 - Math.clz32(low);
       bits ^= low;
-      if (!collapse) {
-        countAlone(rank);
-        continue;
-      }
-      const group = groupOf[groupOrder[rank]];
+      const rank = (w << 5) + 31 - Math.clz32(low);
+      const group = groupOfRank[rank];
       if (group === runGroup) {
-        if (!runShared) {
-          runShared = true;
-          countShared(runFirst, group);
+        if (out && stamp) {
+          if (!runShared) countShared(postOffsets, postings, runFirst, group, stamp, out);
+          countShared(postOffsets, postings, rank, group, stamp, out);
         }
-        countShared(rank, group);
+        runShared = true;
+        if (pick) {
+          const positions = pick.positionOfRank;
+          if (positions ? positions[rank] < positions[runBest] : rankedBefore(pick, groupOrder[rank], groupOrder[runBest])) runBest = rank;
+        }
         continue;
       }
-      if (runFirst >= 0 && !runShared) countAlone(runFirst);
+      if (runFirst >= 0) {
+        if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
+        if (pick) takeRepresentative(pick, groupOrder, runBest);
+      }
       runGroup = group;
       runFirst = rank;
       runShared = false;
+      runBest = rank;
     }
   }
-  if (runFirst >= 0 && !runShared) countAlone(runFirst);
+  if (runFirst >= 0) {
+    if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
+    if (pick) takeRepresentative(pick, groupOrder, runBest);
+  }
+  if (pick) pick.done = true;
 }
 
-/** Counts over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
-function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available: boolean): DimCounts {
+/**
+ * Each group's representative in a query's order (its best-ranked variant in the set), picked
+ * by a pass that visits the set group by group: a bitset of them and their number.
+ */
+type Pick = {
+  values: Float64Array;
+  sign: number;
+  idRank: Int32Array;
+  // With a kept order: each rank's position in it (compared instead of the keys), and the
+  // representatives' positions (the page is then the first of them).
+  positionOfRank: Int32Array | null;
+  positions: Bitset;
+  reps: Bitset;
+  count: number;
+  done: boolean;
+};
+
+/** Whether document a comes before b in the pick's order (as `comparator`: the key, missing last, then id). */
+function rankedBefore(pick: Pick, a: number, b: number): boolean {
+  const x = pick.values[a];
+  const y = pick.values[b];
+  if (x !== y) {
+    if (Number.isNaN(x)) return Number.isNaN(y) && pick.idRank[a] < pick.idRank[b];
+    if (Number.isNaN(y)) return true;
+    return pick.sign > 0 ? x < y : x > y;
+  }
+  return pick.idRank[a] < pick.idRank[b];
+}
+
+function takeRepresentative(pick: Pick, groupOrder: Int32Array, rank: number): void {
+  const doc = groupOrder[rank];
+  pick.reps[doc >>> 5] |= 1 << (doc & 31);
+  if (pick.positionOfRank) {
+    const position = pick.positionOfRank[rank];
+    pick.positions[position >>> 5] |= 1 << (position & 31);
+  }
+  pick.count++;
+}
+
+function countAlone(postOffsets: Int32Array, postings: Uint16Array | Int32Array, rank: number, out: Int32Array): void {
+  const end = postOffsets[rank + 1];
+  for (let p = postOffsets[rank]; p < end; p++) out[postings[p]]++;
+}
+
+/** Counts the values of a document whose group already counted them (same stamp) once, without a branch. */
+function countShared(postOffsets: Int32Array, postings: Uint16Array | Int32Array, rank: number, group: number, stamp: Int32Array, out: Int32Array): void {
+  const end = postOffsets[rank + 1];
+  for (let p = postOffsets[rank]; p < end; p++) {
+    const value = postings[p];
+    const differs = stamp[value] ^ group;
+    out[value] += (differs | -differs) >>> 31; // 1 unless the group counted it already
+    stamp[value] = group;
+  }
+}
+
+/**
+ * The counts of dimension `dim`'s values alone over `set`, written into `counts`. From the
+ * inverted lists (each of the dimension's values tests its documents against the set) when they
+ * are shorter than the set's postings; otherwise by a counting pass.
+ */
+function countDimension(index: ShopIndex, set: Bitset, dim: number, collapse: boolean, counts: Int32Array): void {
+  const from = index.dimValues[dim];
+  const to = index.dimValues[dim + 1];
+  const { invOffsets, invDocs, groupOf } = index;
+  const postingsOfSet = (cardinality(set) * index.postings.length) / Math.max(1, index.n);
+  if (invOffsets[to] - invOffsets[from] > postingsOfSet) {
+    const all = new Int32Array(index.valueKey.length + index.dims.length);
+    countPass(index, set, collapse, all);
+    counts.set(all.subarray(from, to), from);
+    return;
+  }
+  const work = workOf(index);
+  for (let value = from; value < to; value++) {
+    let count = 0;
+    const mark = collapse ? nextMark(work) : 0;
+    const taken = work.groupStamp;
+    for (let p = invOffsets[value]; p < invOffsets[value + 1]; p++) {
+      const doc = invDocs[p];
+      if ((set[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      if (collapse) {
+        const group = groupOf[doc];
+        if (taken[group] === mark) continue;
+        taken[group] = mark;
+      }
+      count++;
+    }
+    counts[value] = count;
+  }
+}
+
+/** Counts (values, then presence markers) over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
+function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available: boolean): Int32Array {
   const key = `counts:${collapse}:${available}`;
-  let counts = index.cache.get(key) as DimCounts | undefined;
+  let counts = index.cache.get(key) as Int32Array | undefined;
   if (!counts) {
-    counts = { counts: new Int32Array(index.valueKey.length), present: new Int32Array(index.dims.length) };
-    const every = new Uint8Array(index.dims.length).fill(1);
-    countPass(index, base, collapse, every, every, counts);
+    counts = new Int32Array(index.valueKey.length + index.dims.length);
+    countPass(index, base, collapse, counts);
     index.cache.set(key, counts);
   }
   return counts;
@@ -382,35 +453,29 @@ function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available
 type FacetCounts = DimCounts & { requests: number };
 type Shown = { total: number; stats: PriceStats | null };
 
-function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrowed: boolean, selections: Map<number, Bitset>, matched: Bitset): FacetCounts {
-  const dimCount = index.dims.length;
-  const counts = new Int32Array(index.valueKey.length);
-  const present = new Int32Array(dimCount);
-  const out = { counts, present };
-  const every = new Uint8Array(dimCount).fill(1);
-  const none = new Uint8Array(dimCount);
-  const unselected = every.slice();
-  for (const dim of selections.keys()) unselected[dim] = 0;
+function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrowed: boolean, selections: Map<number, Bitset>, matched: Bitset, pick: Pick | null): FacetCounts {
+  const valueCount = index.valueKey.length;
+  const all = new Int32Array(valueCount + index.dims.length);
   let requests = 1;
-  if (!narrowed && selections.size === 0) {
-    const cached = baseCounts(index, base, query.collapse, query.available);
-    counts.set(cached.counts);
-    present.set(cached.present);
-  } else countPass(index, matched, query.collapse, unselected, every, out);
-  for (const dim of selections.keys()) {
-    const only = new Uint8Array(dimCount);
-    only[dim] = 1;
+  // Every dimension and the presence markers over the result; each selected dimension is then
+  // counted again apart, with every filter but its own (disjunctive).
+  if (!narrowed && selections.size === 0) all.set(baseCounts(index, base, query.collapse, query.available));
+  else countPass(index, matched, query.collapse, all, pick);
+  for (const [dim, selected] of selections) {
     requests++;
     if (!narrowed && selections.size === 1) {
       const cached = baseCounts(index, base, query.collapse, query.available);
-      for (let v = 0; v < counts.length; v++) if (index.valueDim[v] === dim) counts[v] = cached.counts[v];
+      all.set(cached.subarray(index.dimValues[dim], index.dimValues[dim + 1]), index.dimValues[dim]);
       continue;
     }
-    const others = base.slice();
-    for (const [other, set] of selections) if (other !== dim) intersectInto(others, set);
-    countPass(index, others, query.collapse, only, none, out);
+    let others = base;
+    if (selections.size > 1) {
+      others = base.slice();
+      for (const set of selections.values()) if (set !== selected) intersectInto(others, set);
+    }
+    countDimension(index, others, dim, query.collapse, all);
   }
-  return { counts, present, requests };
+  return { counts: all.subarray(0, valueCount), present: all.subarray(valueCount), requests };
 }
 
 /** What a query's facet counts depend on: its filters, not its order, page or presentation. */
@@ -529,24 +594,57 @@ export function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 
   };
 }
 
-type Walk = { order: Int32Array; groups: Int32Array; prices: Float64Array };
+/**
+ * A kept order, made once per index and order: the documents in it; each one's group beside it
+ * (sequential reads); and each rank's position in it (group order: the counting pass picks a
+ * group's representative by comparing them as it reads the group's documents).
+ */
+type Walk = { order: Int32Array; groups: Int32Array; positionOfRank: Int32Array };
 
-/** A kept order with each document's group and base price beside it, made once per index and order. */
 function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk {
   const cacheKey = `walk:${key}:${dir}`;
   let walk = index.cache.get(cacheKey) as Walk | undefined;
   if (!walk) {
     const order = sortedDocuments(index, key, dir);
     const groups = new Int32Array(order.length);
-    const prices = new Float64Array(order.length);
+    const positionOfRank = new Int32Array(order.length);
     for (let k = 0; k < order.length; k++) {
       groups[k] = index.groupOf[order[k]];
-      prices[k] = index.price[order[k]];
+      positionOfRank[index.groupRank[order[k]]] = k;
     }
-    walk = { order, groups, prices };
+    walk = { order, groups, positionOfRank };
     index.cache.set(cacheKey, walk);
   }
   return walk;
+}
+
+/**
+ * The unfiltered listing's size and price statistics in an order (products in stock, one per
+ * group: each group's first in stock along the order), made with the index like its default
+ * counts; they depend on stock, so an availability patch makes them again.
+ */
+function unfilteredShown(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Shown {
+  const cacheKey = `unfiltered:${key}:${dir}`;
+  let shown = index.cache.get(cacheKey) as Shown | undefined;
+  if (!shown) {
+    const { order, groups } = orderedWalk(index, key, dir);
+    const work = workOf(index);
+    const taken = work.groupStamp;
+    const mark = nextMark(work);
+    const reps = work.repSet;
+    let total = 0;
+    for (let k = 0; k < order.length; k++) {
+      const doc = order[k];
+      if ((index.available[doc >>> 5] & (1 << (doc & 31))) === 0 || taken[groups[k]] === mark) continue;
+      taken[groups[k]] = mark;
+      reps[doc >>> 5] |= 1 << (doc & 31);
+      total++;
+    }
+    shown = { total, stats: priceStatsOfSet(index.price, reps, total) };
+    reps.fill(0);
+    index.cache.set(cacheKey, shown);
+  }
+  return shown;
 }
 
 function baseValues(index: ShopIndex, key: SortKey): Float64Array {
@@ -568,15 +666,19 @@ export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'de
 
 /**
  * The same, computed before an index is swapped in (for the orders its predecessor was asked for),
- * giving the event loop turns: the first query of each order after a swap does not sort.
+ * giving the event loop turns: the first query of each order after a swap does not sort. With the
+ * unfiltered listing's size and statistics in that order.
  */
 export async function prepareSortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc', pause: () => Promise<void>): Promise<void> {
   const cacheKey = `order:${key}:${dir}`;
-  if (index.cache.has(cacheKey)) return;
-  const order = new Int32Array(index.n);
-  for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
-  await sortInTurns(order, comparator(index, baseValues(index, key), dir), pause);
-  index.cache.set(cacheKey, order);
+  if (!index.cache.has(cacheKey)) {
+    const order = new Int32Array(index.n);
+    for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
+    await sortInTurns(order, comparator(index, baseValues(index, key), dir), pause);
+    index.cache.set(cacheKey, order);
+    await pause();
+  }
+  unfilteredShown(index, key, dir);
 }
 
 function filterNames(query: ListingQuery): string[] {
@@ -599,7 +701,115 @@ function filterNames(query: ListingQuery): string[] {
   return names;
 }
 
-export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null): EngineResult {
+/** Price statistics of the result's products (`count` of them, in `reps`). */
+function statsOf(index: ShopIndex, reps: Bitset, count: number, effective: Effective, prices: Float64Array): PriceStats | null {
+  // Documents are numbered by base price: with base prices, the set alone tells the statistics.
+  if (effective.price === index.price) return priceStatsOfSet(index.price, reps, count);
+  let i = 0;
+  forEachDocument(reps, (doc) => {
+    prices[i++] = effective.price[doc];
+  });
+  return priceStats(prices, count);
+}
+
+/**
+ * The first `want` products of `set` in the order of `compare`, found by sorting; with `collapse`
+ * (the set is not yet one document per group) only each group's first.
+ */
+function firstInOrder(index: ShopIndex, set: Bitset, collapse: boolean, compare: (a: number, b: number) => number, want: number): Int32Array {
+  const size = cardinality(set);
+  const docs = new Int32Array(size);
+  let i = 0;
+  forEachDocument(set, (doc) => {
+    docs[i++] = doc;
+  });
+  // Without collapsing, only the first `want` need to be in order: partition them out first.
+  if (!collapse && want < size / 4) {
+    selectFirst(docs, want, compare);
+    return docs.subarray(0, want).sort(compare);
+  }
+  docs.sort(compare);
+  if (!collapse) return docs.subarray(0, want);
+  const out = new Int32Array(want);
+  const work = workOf(index);
+  const taken = work.groupStamp;
+  const mark = nextMark(work);
+  let found = 0;
+  for (let k = 0; k < size && found < want; k++) {
+    const group = index.groupOf[docs[k]];
+    if (taken[group] === mark) continue;
+    taken[group] = mark;
+    out[found++] = docs[k];
+  }
+  return out;
+}
+
+/** Rearranges `docs` so its first `k` are the k first in the order of `compare` (in any order): quickselect. */
+function selectFirst(docs: Int32Array, k: number, compare: (a: number, b: number) => number): void {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo < hi) {
+    const pivot = docs[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (compare(docs[i], pivot) < 0) i++;
+      while (compare(docs[j], pivot) > 0) j--;
+      if (i <= j) {
+        const t = docs[i];
+        docs[i] = docs[j];
+        docs[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
+  }
+}
+
+/** The documents at the first `want` positions of `positions` in `order` (clearing nothing). */
+function firstPositions(order: Int32Array, positions: Bitset, want: number): Int32Array {
+  const out = new Int32Array(want);
+  let found = 0;
+  for (let w = 0; w < positions.length && found < want; w++) {
+    let bits = positions[w];
+    while (bits !== 0 && found < want) {
+      const low = bits & -bits;
+      bits ^= low;
+      out[found++] = order[(w << 5) + 31 - Math.clz32(low)];
+    }
+  }
+  return out;
+}
+
+/**
+ * The first `want` products of `set` along a kept order; with `collapse` (the set is not yet one
+ * document per group) only each group's first.
+ */
+function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean, want: number): Int32Array {
+  const { order, groups } = walk;
+  const out = new Int32Array(want);
+  const work = workOf(index);
+  const taken = work.groupStamp;
+  const mark = nextMark(work);
+  let found = 0;
+  for (let k = 0; k < order.length && found < want; k++) {
+    const doc = order[k];
+    if ((set[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+    if (collapse) {
+      const group = groups[k];
+      if (taken[group] === mark) continue;
+      taken[group] = mark;
+    }
+    out[found++] = doc;
+  }
+  return out;
+}
+
+/** `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order (tests set 0 to walk always). */
+export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null, { sortDirectlyBelow = SORT_DIRECTLY_BELOW } = {}): EngineResult {
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
@@ -652,79 +862,62 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   const matched = base.slice();
   for (const set of selections.values()) intersectInto(matched, set);
 
+  // The order, and what is kept of this filter set in it: the result's size and price statistics
+  // depend on the filters and the order (which variant stands for a group).
+  const sortBy = query.sortBy;
+  const values = sortValues(index, sortBy, effective, search);
+  const collapse = query.collapse;
+  const work = workOf(index);
+  const key = countsKey(query);
+  const shownKey = `${key}|${sortBy}|${query.sortDir}`;
+  const size = cardinality(matched);
+  const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
+  // Small results are sorted; larger ones (~size·log(size) comparisons) are read off a kept order.
+  const walk = locationDependent || size <= sortDirectlyBelow ? null : orderedWalk(index, sortBy, query.sortDir);
+  const unfiltered = walk && !narrowed && selections.size === 0 && collapse && query.available;
+  let shown = unfiltered ? unfilteredShown(index, sortBy, query.sortDir) : recall(keptMap<Shown>(index, 'shown'), shownKey);
+  // When they are not kept, the pass that counts the result also picks each group's representative.
+  const pick: Pick | null =
+    !shown && collapse
+      ? { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank, positionOfRank: walk?.positionOfRank ?? null, positions: work.positions, reps: work.repSet, count: 0, done: false }
+      : null;
+
   // Facet counts: the dimensions without a selection over the result, each selected one apart
   // (disjunctive); "products with this param" always over the result. They depend on the filters
   // only (not on the order or the page): kept per filter set with the index.
-  const key = countsKey(query);
   const known = cachedCounts(index, key);
-  const { counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched);
+  const { counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched, pick);
   if (!known) keepCounts(index, key, { counts, present, requests });
 
-  // The ordered result: one product per group (its best-ranked variant) when collapsing.
-  const sortBy = query.sortBy;
-  const values = sortValues(index, sortBy, effective, search);
-  const size = cardinality(matched);
-  const work = workOf(index);
-  const reps = work.reps;
-  const prices = work.prices; // of the representatives, for the price statistics
-  let total = 0;
-  const collapse = query.collapse;
-  const taken = work.groupStamp;
-  const mark = nextMark(work);
-  // The result's size and price statistics depend on the filters and the order (which variant
-  // stands for a group): kept, so a later page or the same query again walks only up to its page.
-  const shownKey = `${key}|${sortBy}|${query.sortDir}`;
-  const shown = recall(keptMap<Shown>(index, 'shown'), shownKey);
-  const enough = !shown ? Infinity : query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
-  const locationDependent = sortBy === 'relevance' || ((sortBy === 'price' || sortBy === 'discount') && effective.price !== index.price);
-  // Sorting costs ~size·log(size) comparisons; walking the kept order costs n bit tests.
-  if (locationDependent || size <= SORT_DIRECTLY_BELOW) {
-    const ordered = new Int32Array(size);
-    let i = 0;
-    forEachDocument(matched, (doc) => {
-      ordered[i++] = doc;
-    });
-    ordered.sort(comparator(index, values, query.sortDir));
-    for (let k = 0; k < size && total < enough; k++) {
-      const doc = ordered[k];
-      if (collapse) {
-        const group = index.groupOf[doc];
-        if (taken[group] === mark) continue;
-        taken[group] = mark;
-      }
-      prices[total] = effective.price[doc];
-      reps[total++] = doc;
+  // The result: one product per group (its best-ranked variant) when collapsing, every matching
+  // one otherwise; its size and price statistics from them, without walking the order.
+  if (!shown) {
+    let total = size;
+    let reps: Bitset = matched;
+    if (pick) {
+      if (!pick.done) countPass(index, matched, true, null, pick); // the counts were kept: pick alone
+      reps = pick.reps;
+      total = pick.count;
     }
-  } else {
-    // Group ids and base prices laid out in the walk's order: sequential reads instead of random ones.
-    const walk = orderedWalk(index, sortBy, query.sortDir);
-    const { order, groups } = walk;
-    const walkPrices = effective.price === index.price ? walk.prices : null;
-    for (let k = 0; k < n && total < enough; k++) {
-      const doc = order[k];
-      if ((matched[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-      if (collapse) {
-        const group = groups[k];
-        if (taken[group] === mark) continue;
-        taken[group] = mark;
-      }
-      prices[total] = walkPrices ? walkPrices[k] : effective.price[doc];
-      reps[total++] = doc;
-    }
+    shown = { total, stats: statsOf(index, reps, total, effective, work.prices) };
+    keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
   }
-
-  let stats: PriceStats | null;
-  if (shown) {
-    total = shown.total;
-    stats = shown.stats;
-  } else {
-    stats = priceStats(prices, total);
-    keep(keptMap<Shown>(index, 'shown'), shownKey, { total, stats }, 256);
+  const total = shown.total;
+  const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(total, query.page * query.limit);
+  // The page: the first representatives along the kept order when the pick marked their
+  // positions; otherwise found by sorting (small results) or by walking the kept order.
+  let ordered: Int32Array;
+  if (want === 0) ordered = new Int32Array(0);
+  else if (pick && walk) ordered = firstPositions(walk.order, pick.positions, want);
+  else if (walk) ordered = walkToPage(index, walk, matched, collapse, want);
+  else ordered = firstInOrder(index, pick ? pick.reps : matched, collapse && !pick, comparator(index, values, query.sortDir), want);
+  if (pick) {
+    pick.reps.fill(0);
+    if (walk) pick.positions.fill(0);
   }
 
   const from = (query.page - 1) * query.limit;
-  const to = Math.min(total, from + query.limit);
-  const page = query.page * query.limit > MAX_DEPTH || from >= to ? new Int32Array(0) : reps.slice(from, to);
+  const page = from >= ordered.length ? new Int32Array(0) : ordered.slice(from, Math.min(ordered.length, from + query.limit));
   const pagePrice = new Float64Array(page.length);
   const pageOldprice = new Float64Array(page.length);
   const pageDiscount = new Float64Array(page.length);
@@ -765,7 +958,7 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
       })
     : null;
 
-  return { total, page, pagePrice, pageOldprice, pageDiscount, pageLocation, stats, counts, present, locations, requests, countsKey: key, debug };
+  return { total, page, pagePrice, pageOldprice, pageDiscount, pageLocation, stats: shown.stats, counts, present, locations, requests, countsKey: key, debug };
 }
 
 function hasValue(index: ShopIndex, doc: number, dim: number, key: string): boolean {

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyProducts } from '@/lib/catalog/apply-products';
+import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
-import { buildIndex, docOf, idOf } from './build-index';
+import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
+import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, setIndexBudget } from './index-store';
+import { paramsFromSearch, parseListingQuery } from './query';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -52,6 +54,24 @@ it('keeps answering from the current index while the next one is built, then swa
   expect(next.n).toBe(21);
 });
 
+it('patches availability into a copy: the unfiltered listing in a kept order counts the new stock', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(30);
+  const unfiltered = (index: ShopIndex) => {
+    const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&limit=5`)));
+    // Read off the kept order (as results above a few thousand products are) with its kept figures.
+    const result = runListing(index, query, null, { sortDirectlyBelow: 0 });
+    return { total: result.total, page: Array.from(result.page, (doc) => idOf(index, doc)), range: result.stats?.range };
+  };
+  const first = await indexFor(sql, shopId);
+  // Same sales rate everywhere: the default order is by id.
+  expect(unfiltered(first)).toEqual({ total: 30, page: ['p0', 'p1', 'p10', 'p11', 'p12'], range: { min: 1, max: 30 } });
+  await sql.begin((tx) => applyAvailability(tx, shopId, 'delete', ['p0', 'p10', 'p29']));
+  const patched = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(patched.buildSteps).toMatch(/availability of 3 products patched/);
+  expect(unfiltered(patched)).toEqual({ total: 27, page: ['p1', 'p11', 'p12', 'p13', 'p14'], range: { min: 2, max: 29 } });
+});
+
 it('builds the same index from dictionary numbers, from facet tokens and from data, brand pictures and spellings included', async () => {
   const sql = database.ctx.sql;
   const shop = await createTestShop(database.ctx);
@@ -66,10 +86,7 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
     pictures: Object.fromEntries([...index.brandPicture].map(([value, url]) => [index.valueLabel[value], url])),
     labels: [...index.valueLabel].sort(),
     dims: index.dims.map((dim) => [dim.key, dim.priority, dim.numeric, [...dim.values.keys()].sort()]),
-    postings: Array.from({ length: index.n }, (_, doc) => {
-      const rank = index.groupRank[doc];
-      return [idOf(index, doc), Array.from(index.postings.subarray(index.postOffsets[rank], index.postOffsets[rank + 1]), (value) => index.valueKey[value]).sort()];
-    }),
+    postings: Array.from({ length: index.n }, (_, doc) => [idOf(index, doc), documentValues(index, doc).map((value) => index.valueKey[value]).sort()]),
   });
   const stored = shape(await buildIndex(sql, shop.shop_id));
   expect(stored.pictures).toEqual({ Nike: 'https://s.example/nike-b.png', Acme: 'https://s.example/acme.png' });

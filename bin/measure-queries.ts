@@ -1,0 +1,60 @@
+// node --expose-gc --import tsx bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes 'top category,location'] [--profile FILE]
+// Builds the listing index of the largest shop in DIR (a database kept by `npm run bench:listing --
+// --data-dir DIR`) once, then times the benchmark's query shapes cold (what queries keep dropped
+// before each run), and with --profile writes a CPU profile of those cold runs only (open it in
+// Chrome's DevTools or speedscope).
+import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
+import path from 'node:path';
+import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
+import { forgetKept, runListing } from '@/lib/listing/engine';
+import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
+import { searchDocuments } from '@/lib/listing/search';
+import { boot } from '@/lib/runtime/boot';
+import { readSettings } from '@/lib/runtime/settings';
+
+const option = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+const dataDir = option('--data-dir');
+if (!dataDir) throw new Error('usage: bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE]');
+const runs = Number(option('--runs') ?? 40);
+const wantedShapes = option('--shapes')?.split(',');
+const profileFile = option('--profile');
+const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
+const sql = runtime.ctx.sql;
+const [shop] = await sql<{ id: string; count: number }[]>`
+  select shop_id as id, count(*)::int as count from products group by shop_id order by 2 desc limit 1`;
+const index = await indexFor(sql, shop.id);
+console.log(`shop ${shop.id}: ${index.n} products, index built in ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps})`);
+const words = await searchIndexFor(index);
+const shapes = LISTING_SHAPES.filter(([name]) => !wantedShapes || wantedShapes.includes(name));
+const session = new inspector.Session();
+if (profileFile) {
+  session.connect();
+  await session.post('Profiler.enable');
+}
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+for (const [name, shape] of shapes) {
+  const query = shapeQuery(shop.id, shape);
+  const run = () => runListing(index, query, query.searchQuery ? searchDocuments(index, words, query.searchQuery, query.searchScope) : null);
+  const total = run().total;
+  global.gc?.();
+  if (profileFile) await session.post('Profiler.start');
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    forgetKept(index);
+    const started = performance.now();
+    run();
+    times.push(performance.now() - started);
+  }
+  if (profileFile) {
+    const { profile } = await session.post('Profiler.stop');
+    const file = shapes.length === 1 ? profileFile : profileFile.replace(/(\.cpuprofile)?$/, `-${name.replaceAll(' ', '-')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${name.padEnd(20)} ${String(total).padStart(8)}  cold p50 / p95 / p99 ${[50, 95, 99].map((p) => percentile(times, p).toFixed(2)).join(' / ')} ms`);
+}
+await runtime.shutdown();

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { add, emptySet } from './bitset';
+import { priceStats, priceStatsOfSet } from './price-stats';
+
+const price = fc.oneof(
+  fc.integer({ min: 1, max: 2_000 }),
+  fc.integer({ min: 1, max: 10_000_000 }).map((cents) => cents / 100),
+  fc.constantFrom(0.01, 0.3, 99.99, 100, 1e9, 123456789.12),
+);
+
+it('gives from a set of documents with ascending prices exactly what priceStats gives from their prices', () => {
+  fc.assert(
+    fc.property(fc.array(price, { minLength: 1, maxLength: 300 }), fc.array(fc.boolean(), { minLength: 300, maxLength: 300 }), (unsorted, chosen) => {
+      const prices = Float64Array.from(unsorted).sort();
+      const set = emptySet(prices.length);
+      const members: number[] = [];
+      prices.forEach((value, doc) => {
+        if (chosen[doc]) {
+          add(set, doc);
+          members.push(value);
+        }
+      });
+      expect(priceStatsOfSet(prices, set, members.length)).toEqual(priceStats(Float64Array.from(members), members.length));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+it('buckets prices on the bounds exactly as priceStats does', () => {
+  const prices = Float64Array.from([100, 200, 200, 300, 400, 500, 500.5, 999.99]);
+  const set = emptySet(prices.length);
+  for (let doc = 0; doc < prices.length; doc++) add(set, doc);
+  const stats = priceStatsOfSet(prices, set, prices.length);
+  expect(stats).toEqual(priceStats(prices.slice(), prices.length));
+  expect(stats!.ranges.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(prices.length);
+});
