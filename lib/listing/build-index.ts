@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { add, emptySet, type Bitset } from './bitset';
+import { add, emptySet, has, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
@@ -94,8 +94,23 @@ export type ShopIndex = {
   locationAncestors: Int32Array[]; // number → itself and every location above it
   knownLocations: number;
   categories: Map<string, CategoryNode>;
+  // What the next build replays the documents of unchanged products from (null when some row held
+  // no dictionary numbers: the next build reads everything).
+  replay: ReplaySource | null;
   // Filled on first use and kept with this version.
   cache: Map<string, unknown>;
+};
+
+/**
+ * Per load (the order rows were read in): the product's facet dictionary numbers (CSR) and its
+ * document; and the group numbers given to group ids.
+ */
+export type ReplaySource = {
+  tokenOffsets: Int32Array;
+  tokenNumbers: Int32Array | Uint16Array;
+  docOfLoad: Int32Array;
+  groupIds: Map<string, number>;
+  groupCount: number;
 };
 
 // The product columns the builder reads, in this order (binary COPY, read by position).
@@ -121,7 +136,7 @@ const PRODUCT_FIELDS = [
   "case when p.facet_values is null and p.facets is null then (p.data->'params')::text end",
   "case when p.facet_values is null and p.facets is null then (p.data->'fashion')::text end",
 ];
-const OFFER_FIELDS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent'];
+const OFFER_FIELDS = ['o.product_id', 'o.location_id', 'o.price', 'o.oldprice', 'o.discount_percent'];
 const F_ID = 0, F_GROUP = 1, F_PRICE = 2, F_OLDPRICE = 3, F_DISCOUNT = 4, F_MERCHANTS = 5, F_RATING = 6, F_MARGIN = 7, F_SALES = 8, F_DATE = 9;
 const F_AVAILABLE = 10, F_VALUES = 11, F_TOKENS = 12, F_CATEGORIES = 13, F_BRAND = 14, F_PICTURE = 15, F_PARAMS = 16, F_FASHION = 17;
 
@@ -227,14 +242,46 @@ export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediat
  * answered between chunks.
  */
 export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
+  return (await build(sql, shopId, null))!;
+}
+
+/**
+ * The index after `previous` from what changed since it: the documents of unchanged products are
+ * replayed from `previous`, only changed products (and their offers) are read. Null when a full
+ * build is needed: the trees changed, `previous` cannot be replayed, or most products changed.
+ */
+export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopIndex | null> {
+  return previous.replay ? build(sql, previous.shopId, previous) : null;
+}
+
+async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Promise<ShopIndex | null> {
   const started = performance.now();
   return sql.begin('isolation level repeatable read read only', async (tx) => {
-    // One PostgreSQL process: parallel workers would take the core this process decodes on.
+    // One PostgreSQL process: parallel workers would take the core this process decodes on. The
+    // join with product_state hashes every product: in memory (the default work_mem spilled it to
+    // disk in two batches, ~1 s of a 1,000,000-product build).
     await tx`set local max_parallel_workers_per_gather = 0`;
+    await tx`set local work_mem = '256MB'`;
     const state = await catalogState(tx as unknown as Sql, shopId);
+    let changed: { id: string }[] = [];
+    let stock: { id: string; available: boolean }[] = [];
+    if (previous) {
+      if (!state || state.treeFingerprint !== previous.treeFingerprint) return null;
+      changed = await tx<{ id: string }[]>`select id from products where shop_id = ${shopId} and version > ${previous.version}`;
+      // Most of a large catalog changed: reading it all is as cheap as replaying.
+      if (changed.length > Math.max(1000, previous.n / 2)) return null;
+      stock = await tx<{ id: string; available: boolean }[]>`
+        select product_id as id, available from product_state where shop_id = ${shopId} and version > ${previous.version}`;
+    }
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows, dictionary.map((row) => row.token));
+    if (previous) {
+      builder.replay(previous, previous.replay!, new Set(changed.map((row) => row.id)), new Map(stock.map((row) => [row.id, row.available])));
+    }
+    const replayed = performance.now();
+    // Only products changed since `previous`, when replaying it (a number: safe in the text).
+    const since = previous ? `and p.version > ${Number(previous.version)}` : '';
     // Binary COPY: numbers arrive as IEEE doubles and facet numbers are parsed from the bytes.
     const reader = new BinaryCopyReader(PRODUCT_FIELDS.length, (row) => builder.add(row));
     const stream = await tx
@@ -242,7 +289,7 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
         `copy (select ${PRODUCT_FIELDS.join(', ')}
                  from products p
                  join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
-                where p.shop_id = ${literal(shopId)}) to stdout (format binary)`,
+                where p.shop_id = ${literal(shopId)} ${since}) to stdout (format binary)`,
       )
       .readable();
     await drain(stream, (chunk) => reader.push(chunk));
@@ -251,16 +298,18 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
     // Offers in table order: a product's are stored together (one import wrote them), so its load
     // number is looked up once (offers of one product apart would be looked up again: no harm).
     const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
-    const offers = await tx
-      .unsafe(`copy (select ${OFFER_FIELDS.join(', ')} from product_offers where shop_id = ${literal(shopId)}) to stdout (format binary)`)
-      .readable();
+    const offerSource = previous
+      ? `product_offers o join products p on p.shop_id = o.shop_id and p.id = o.product_id where o.shop_id = ${literal(shopId)} ${since}`
+      : `product_offers o where o.shop_id = ${literal(shopId)}`;
+    const offers = await tx.unsafe(`copy (select ${OFFER_FIELDS.join(', ')} from ${offerSource}) to stdout (format binary)`).readable();
     await drain(offers, (chunk) => offerReader.push(chunk));
     offerReader.finish();
     const offersRead = performance.now();
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
     index.buildMs = performance.now() - started;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    index.buildSteps = `products ${seconds(productsRead - started)}, offers ${seconds(offersRead - productsRead)}, layout ${seconds(performance.now() - offersRead)}`;
+    const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
+    index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, offers ${seconds(offersRead - productsRead)}, layout ${seconds(performance.now() - offersRead)}: ${index.buildSteps}`;
     return index;
   });
 }
@@ -292,6 +341,9 @@ class IndexBuilder {
   private availableLoads = new IntList();
   private postOffsets = new IntList();
   private postings = new IntList(1 << 16);
+  // Each load's dictionary numbers, for the next build to replay (null once a row has none).
+  private tokenOffsets: IntList | null = new IntList();
+  private tokenNumbers: IntList<Int32Array | Uint16Array> | null;
   private merchantLoads = new Map<string, number[]>();
   // Offers as they arrive.
   // The product of each offer: an index into offerProductIds (a product's offers come together).
@@ -334,6 +386,8 @@ class IndexBuilder {
   ) {
     // Filled one by one: a packed array (`new Array(n)` above 100,000 would be a slow dictionary).
     for (let number = 0; number < dictionary.length; number++) this.numberInfo.push(undefined);
+    this.tokenNumbers = new IntList(1 << 16, dictionary.length < 65536);
+    this.tokenOffsets!.push(0);
     for (const row of categoryRows) this.categories.set(row.id, { ...row, known: true });
     for (const row of locationRows) {
       this.locationByKey.set(row.id, this.locations.length);
@@ -428,8 +482,22 @@ class IndexBuilder {
     }
     this.groups.push(group);
 
-    if (!isNull(row, F_VALUES)) this.postNumbers(load, price, id, row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
-    else if (!isNull(row, F_TOKENS)) this.postTokens(load, price, id, text(row, F_TOKENS), false, -1);
+    if (!isNull(row, F_VALUES)) {
+      this.postNumbers(load, price, id, row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
+      this.tokenOffsets?.push(this.tokenNumbers!.length);
+    } else {
+      this.tokenOffsets = this.tokenNumbers = null;
+      this.addWithoutNumbers(row, load, price, id);
+    }
+    this.postOffsets.push(this.postings.length);
+
+    if (isNull(row, F_MERCHANTS)) return;
+    for (const merchant of JSON.parse(text(row, F_MERCHANTS)) as string[]) this.addMerchant(foldCase(merchant), load);
+  }
+
+  /** A row stored before products held dictionary numbers: its tokens, or its data. */
+  private addWithoutNumbers(row: BinaryRow, load: number, price: number, id: string): void {
+    if (!isNull(row, F_TOKENS)) this.postTokens(load, price, id, text(row, F_TOKENS), false, -1);
     else {
       const json = (field: number) => (isNull(row, field) ? null : (JSON.parse(text(row, field)) as unknown));
       const categories = (json(F_CATEGORIES) as string[] | null) ?? [];
@@ -437,16 +505,13 @@ class IndexBuilder {
       let brand = -1; // the brand a picture token that follows belongs to
       for (const token of tokens) brand = this.postTokens(load, price, id, token, true, brand);
     }
-    this.postOffsets.push(this.postings.length);
+  }
 
-    if (isNull(row, F_MERCHANTS)) return;
-    for (const merchant of JSON.parse(text(row, F_MERCHANTS)) as string[]) {
-      const key = foldCase(merchant);
-      const list = this.merchantLoads.get(key);
-      if (list) {
-        if (list[list.length - 1] !== load) list.push(load);
-      } else this.merchantLoads.set(key, [load]);
-    }
+  private addMerchant(key: string, load: number): void {
+    const list = this.merchantLoads.get(key);
+    if (list) {
+      if (list[list.length - 1] !== load) list.push(load);
+    } else this.merchantLoads.set(key, [load]);
   }
 
   /**
@@ -483,6 +548,7 @@ class IndexBuilder {
       }
       if (number < 0) continue; // no numbers at all
       brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, id, brand);
+      this.tokenNumbers?.push(number);
       number = -1;
     }
   }
@@ -581,18 +647,76 @@ class IndexBuilder {
       this.offerProductIds.push(text(row, 0));
       this.lastOfferProduct = Buffer.from(bytes.subarray(from, from + length));
     }
-    const locationId = text(row, 1);
-    let location = this.locationByKey.get(locationId);
+    this.pushOffer(this.offerProductIds.length - 1, this.locationNumber(text(row, 1)), float8(row, 2), float8OrNaN(row, 3), float8(row, 4));
+  }
+
+  /** `product`: an index into offerProductIds, or -1 - the load number when it is known. */
+  private pushOffer(product: number, location: number, price: number, oldprice: number, discount: number): void {
+    this.offerProductOf.push(product);
+    this.offerLocation.push(location);
+    this.offerPrice.push(price);
+    this.offerOldprice.push(oldprice);
+    this.offerDiscount.push(discount);
+  }
+
+  /** A location's number; a location not in the tree (an offer names it) is numbered after them. */
+  private locationNumber(id: string): number {
+    let location = this.locationByKey.get(id);
     if (location === undefined) {
       location = this.locations.length;
-      this.locationByKey.set(locationId, location);
-      this.locations.push({ id: locationId, name: locationId, type: null, path: [locationId] });
+      this.locationByKey.set(id, location);
+      this.locations.push({ id, name: id, type: null, path: [id] });
     }
-    this.offerProductOf.push(this.offerProductIds.length - 1);
-    this.offerLocation.push(location);
-    this.offerPrice.push(float8(row, 2));
-    this.offerOldprice.push(float8OrNaN(row, 3));
-    this.offerDiscount.push(float8(row, 4));
+    return location;
+  }
+
+  /**
+   * Loads the documents of `previous` whose products did not change (`changed`: the ids of those
+   * that did, read again afterwards) as if their rows were read again: the same columns, group,
+   * dictionary numbers (so labels, brand pictures and priorities come out as a full build's),
+   * merchants and offers; stock as `available` says for those whose availability changed.
+   */
+  replay(previous: ShopIndex, source: ReplaySource, changed: Set<string>, available: Map<string, boolean>): void {
+    this.groupIds = new Map(source.groupIds);
+    this.groupCount = source.groupCount;
+    // Previous location number → ours, as offers name them (an unknown location no offer names
+    // any more is left out, as a full build leaves it).
+    const locationOf = new Int32Array(previous.locations.length).fill(-1);
+    const merchantsOf: string[][] = [];
+    for (const [key, docs] of previous.merchants) for (const doc of docs) (merchantsOf[doc] ??= []).push(key);
+    const { tokenOffsets, tokenNumbers, docOfLoad } = source;
+    const { numberInfo } = this;
+    for (let previousLoad = 0; previousLoad < previous.n; previousLoad++) {
+      const doc = docOfLoad[previousLoad];
+      const id = idOf(previous, doc);
+      if (changed.has(id)) continue;
+      const load = this.ids.length;
+      const price = previous.price[doc];
+      this.ids.push(id);
+      this.price.push(price);
+      this.oldprice.push(previous.oldprice[doc]);
+      this.discount.push(previous.discount[doc]);
+      this.salesRate.push(previous.salesRate[doc]);
+      this.date.push(previous.date[doc]);
+      this.priceMargin.push(previous.priceMargin[doc]);
+      this.rating.push(previous.rating[doc]);
+      if (available.get(id) ?? has(previous.available, doc)) this.availableLoads.push(load);
+      this.groups.push(previous.groupOf[doc]);
+      let brand = -1;
+      for (let t = tokenOffsets[previousLoad]; t < tokenOffsets[previousLoad + 1]; t++) {
+        const number = tokenNumbers[t];
+        brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, id, brand);
+        this.tokenNumbers?.push(number);
+      }
+      this.tokenOffsets?.push(this.tokenNumbers!.length);
+      this.postOffsets.push(this.postings.length);
+      for (const key of merchantsOf[doc] ?? []) this.addMerchant(key, load);
+      for (let o = previous.offerOffsets[doc]; o < previous.offerOffsets[doc + 1]; o++) {
+        const location = previous.offerLocation[o];
+        if (locationOf[location] < 0) locationOf[location] = this.locationNumber(previous.locations[location].id);
+        this.pushOffer(-1 - load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
+      }
+    }
   }
 
   /**
@@ -619,6 +743,14 @@ class IndexBuilder {
   async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
     const loadIds = this.ids;
+    // Where the layout's time goes, for the log (`buildSteps`).
+    const steps: string[] = [];
+    let stepStarted = performance.now();
+    const step = (name: string) => {
+      const now = performance.now();
+      steps.push(`${name} ${((now - stepStarted) / 1000).toFixed(1)}`);
+      stepStarted = now;
+    };
     // Ranks of the ids in code-unit order, then documents by (price, id).
     const byId = new Int32Array(n);
     for (let load = 0; load < n; load++) byId[load] = load;
@@ -631,6 +763,7 @@ class IndexBuilder {
     await sortByKeyInTurns(perm, this.price.view(), yieldToEventLoop);
     const docOfLoad = new Int32Array(n);
     for (let doc = 0; doc < n; doc++) docOfLoad[perm[doc]] = doc;
+    step('ids and prices sorted');
     await yieldToEventLoop();
 
     const gather = (list: FloatList) => {
@@ -672,6 +805,7 @@ class IndexBuilder {
     }
     await yieldToEventLoop();
 
+    step('groups');
     // Values renumbered so each dimension's are consecutive, then per value its documents
     // (ascending), then each document's values in ascending order (a dimension's together),
     // laid out in group order, the order counting reads them in.
@@ -690,6 +824,7 @@ class IndexBuilder {
       if ((doc & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     this.postings = new IntList(1);
+    step('inverted lists');
     await yieldToEventLoop();
     // Each document's values, then a presence marker per dimension it has.
     const valueDim = Int32Array.from(this.valueDim);
@@ -740,6 +875,7 @@ class IndexBuilder {
     const dimValues = new Int32Array(dimCount + 1);
     for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;
     for (let dim = 0; dim < dimCount; dim++) dimValues[dim + 1] += dimValues[dim];
+    step('postings');
     await yieldToEventLoop();
 
     const available = emptySet(n);
@@ -765,7 +901,8 @@ class IndexBuilder {
     const offerLoad = new Int32Array(arrivals);
     let offerCount = 0;
     for (let o = 0; o < arrivals; o++) {
-      offerLoad[o] = productLoad[offerProductOf[o]];
+      const product = offerProductOf[o];
+      offerLoad[o] = product >= 0 ? productLoad[product] : -1 - product;
       if (offerLoad[o] >= 0) offerCount++;
     }
     await yieldToEventLoop();
@@ -821,7 +958,7 @@ class IndexBuilder {
     const locationOffers = new Int32Array(offerCount);
     const nextOffer = locationOfferOffsets.slice(0, this.locations.length);
     for (let o = 0; o < offerCount; o++) locationOffers[nextOffer[offerLocation[o]]++] = o;
-
+    step('offers');
     await yieldToEventLoop();
     const locationDescendants = this.locations.map((_, number) => {
       const id = this.locations[number].id;
@@ -835,15 +972,17 @@ class IndexBuilder {
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
 
-    // Each case-folded value shows its cheapest product's spelling.
+    // Each case-folded value shows its cheapest product's spelling (then the lowest id's; one
+    // product with two spellings: the first in code-unit order, whatever order rows came in).
     const bestVariant = new Map<number, number>();
+    const { variantPrice, variantId, variantLabel } = this;
     for (let v = 0; v < this.variantValue.length; v++) {
       const value = this.variantValue[v];
       const best = bestVariant.get(value);
       if (
         best === undefined ||
-        this.variantPrice[v] < this.variantPrice[best] ||
-        (this.variantPrice[v] === this.variantPrice[best] && this.variantId[v] < this.variantId[best])
+        variantPrice[v] < variantPrice[best] ||
+        (variantPrice[v] === variantPrice[best] && (variantId[v] < variantId[best] || (variantId[v] === variantId[best] && variantLabel[v] < variantLabel[best])))
       ) {
         bestVariant.set(value, v);
       }
@@ -862,13 +1001,14 @@ class IndexBuilder {
     for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
     const merchants = new Map<string, Int32Array>();
     for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
+    step('columns');
 
     return {
       shopId: this.shopId,
       version,
       treeFingerprint,
       buildMs: 0,
-      buildSteps: '',
+      buildSteps: steps.join(', '),
       n,
       idText,
       idOffsets,
@@ -915,6 +1055,10 @@ class IndexBuilder {
       locationAncestors,
       knownLocations: this.knownLocations,
       categories: this.categories,
+      replay:
+        this.tokenOffsets && this.tokenNumbers
+          ? { tokenOffsets: this.tokenOffsets.toArray(), tokenNumbers: this.tokenNumbers.toArray(), docOfLoad, groupIds: this.groupIds, groupCount: this.groupCount }
+          : null,
       cache: new Map(),
     };
   }
@@ -930,9 +1074,13 @@ export function indexBytes(index: ShopIndex): number {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (key === 'cache') bytes += keptBytes(value, 4);
   }
-  // ids, value dictionary, merchants.
+  // ids, value dictionary, merchants, what the next build replays (~64 bytes a group id).
   bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
+  if (index.replay) {
+    const { tokenOffsets, tokenNumbers, docOfLoad, groupIds } = index.replay;
+    bytes += tokenOffsets.byteLength + tokenNumbers.byteLength + docOfLoad.byteLength + groupIds.size * 64;
+  }
   return bytes;
 }
 

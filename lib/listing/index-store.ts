@@ -2,16 +2,17 @@ import type { Sql } from 'postgres';
 import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
-import { buildIndex, catalogState, docOf, indexBytes, yieldToEventLoop, type ShopIndex } from './build-index';
+import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, yieldToEventLoop, type ShopIndex } from './build-index';
 import { prepareBaseCounts, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
 
 // One listing index per shop and process, shared by every route (on globalThis: Next.js may load
 // this module once per route bundle). A query takes the current index and never waits for a
-// refresh: after an import commits (NOTIFY), the next index is built in the background and swapped
-// in whole. Only a shop's first query waits, for its first index. Under the memory budget the
-// least recently used shops' indexes are dropped.
+// refresh: after an import commits (NOTIFY), the next index is built in the background (from the
+// previous one and the changed rows when it can) and swapped in whole. Only a shop's first query
+// waits, for its first index. Under the memory budget the least recently used shops' indexes are
+// dropped.
 
 type Entry = {
   index: ShopIndex | null;
@@ -80,7 +81,9 @@ function startRefresh(shopId: string, entry: Entry): void {
   const sql = store().sql!;
   const previous = entry.index;
   entry.building = (async () => {
-    const next = (previous && (await patchedAvailability(sql, previous))) || (await buildIndex(sql, shopId));
+    // Availability alone: patched; products changed: rebuilt from the previous index and the
+    // changed rows; trees changed (or most products): built from scratch.
+    const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId));
     await warm(next);
     return next;
   })();

@@ -1,28 +1,31 @@
-/** A growable list of 32-bit integers that ends as one typed array (no boxed numbers on the heap). */
-export class IntList {
-  private data: Int32Array;
+/**
+ * A growable list of integers that ends as one typed array (no boxed numbers on the heap): 32-bit,
+ * or 16-bit with `narrow` (values below 65,536).
+ */
+export class IntList<T extends Int32Array | Uint16Array = Int32Array> {
+  private data: T;
   length = 0;
 
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
+  constructor(capacity = 1024, narrow = false) {
+    this.data = (narrow ? new Uint16Array(capacity) : new Int32Array(capacity)) as T;
   }
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      const grown = (this.data instanceof Uint16Array ? new Uint16Array(this.data.length * 2) : new Int32Array(this.data.length * 2)) as T;
       grown.set(this.data);
       this.data = grown;
     }
     this.data[this.length++] = value;
   }
 
-  toArray(): Int32Array {
-    return this.data.slice(0, this.length);
+  toArray(): T {
+    return this.data.slice(0, this.length) as T;
   }
 
   /** The values without a copy (valid until the next push). */
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
   }
 }
 
