@@ -1,9 +1,14 @@
-// node --import tsx bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID]
-// Builds the listing index of the largest shop in DIR (or of shop ID) (a database kept by `npm run bench:listing
-// -- --data-dir DIR`) N times (default 3) in one process and prints each build's time and where
-// it went. Add `--cpu-prof --cpu-prof-dir=D` before `--import` for a profile.
+// node --import tsx bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]
+// Builds the listing index of the largest shop in DIR (or of shop ID) (a database kept by `npm run
+// bench:listing -- --data-dir DIR`) N times (default 3) in one process and prints each build's time,
+// where it went and the longest the event loop (every query of a server) waited meanwhile. With
+// --rebuild: one full build, then N times one product changed through the import path and the
+// index rebuilt from the previous one. Add `--cpu-prof --cpu-prof-dir=D` before `--import` for a
+// profile.
 import path from 'node:path';
-import { buildIndex } from '@/lib/listing/build-index';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { applyProducts } from '@/lib/catalog/apply-products';
+import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 
@@ -12,7 +17,7 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('usage: bin/measure-build.ts --data-dir DIR [--runs N]');
+if (!dataDir) throw new Error('usage: bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]');
 const runs = Number(option('--runs') ?? 3);
 const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
 const sql = runtime.ctx.sql;
@@ -21,8 +26,27 @@ const [shop] = await sql<{ id: string; count: number }[]>`
   select shop_id as id, count(*)::int as count from products where ${wanted ?? null}::text is null or shop_id = ${wanted ?? null}
    group by shop_id order by 2 desc limit 1`;
 console.log(`shop ${shop.id}: ${shop.count} products`);
-for (let run = 0; run < runs; run++) {
-  const index = await buildIndex(sql, shop.id);
-  console.log(`build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), ${index.valueKey.length} facet values, ${index.postings.length} postings`);
+
+async function measured(label: string, build: () => Promise<ShopIndex | null>): Promise<ShopIndex> {
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  stalls.enable();
+  const index = await build();
+  stalls.disable();
+  if (!index) throw new Error('a full build was needed');
+  const longest = (stalls.max / 1e6).toFixed(0);
+  console.log(`${label} ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), ${index.valueKey.length} facet values, ${index.postings.length} postings, longest event-loop stall ${longest} ms`);
+  return index;
+}
+
+if (process.argv.includes('--rebuild')) {
+  let index = await measured('build', () => buildIndex(sql, shop.id));
+  const [product] = await sql<{ data: Record<string, unknown> }[]>`select data from products where shop_id = ${shop.id} order by id limit 1`;
+  for (let run = 0; run < runs; run++) {
+    await sql.begin((tx) => applyProducts(tx, shop.id, 'put', [{ ...product.data, price: 100 + run }]));
+    const previous = index;
+    index = await measured('rebuild', () => rebuildIndex(sql, previous));
+  }
+} else {
+  for (let run = 0; run < runs; run++) await measured('build', () => buildIndex(sql, shop.id));
 }
 await runtime.shutdown();

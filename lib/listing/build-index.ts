@@ -4,7 +4,8 @@ import { BinaryCopyReader, bool, float8, float8OrNaN, isNull, text, textOrNull, 
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
-import { sortByKeyInTurns, sortInTurns } from './sort-in-turns';
+import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
+import { StringTable } from './string-table';
 
 export { foldCase, valueKeyOf } from './facet-tokens';
 
@@ -67,12 +68,12 @@ export type ShopIndex = {
   valueNumber: Float64Array; // NaN when not a number
   dimValues: Int32Array; // dimension d's values are dimValues[d] .. dimValues[d + 1] - 1
   // Per document its values, laid out in groupOrder (the order counting visits documents in):
-  // the document at rank r has postings[postOffsets[r] .. postOffsets[r + 1]): its values in
-  // ascending order, then one presence marker per dimension it has a value of (valueKey.length +
-  // the dimension), so counting products with any value of a dimension is counting one more value.
+  // the document at rank r has postings[postOffsets[r] .. postOffsets[r + 1]): its values, and one
+  // presence marker per dimension it has a value of (valueKey.length + the dimension), so counting
+  // products with any value of a dimension is counting one more value (in no particular order).
   postOffsets: Int32Array;
   postings: Int32Array | Uint16Array; // 16 bits while values and markers are fewer than 65,536
-  invOffsets: Int32Array; // value → range of invDocs
+  invOffsets: Int32Array; // value → range of invDocs: its documents, in group order
   invDocs: Int32Array;
   brandPicture: Map<number, string>;
   // Merchants filter only (no facet).
@@ -102,14 +103,13 @@ export type ShopIndex = {
 };
 
 /**
- * Per load (the order rows were read in): the product's facet dictionary numbers (CSR) and its
- * document; and the group numbers given to group ids.
+ * Per rank (the documents in group order), its product's facet dictionary numbers (CSR); the group
+ * numbers given to variant group ids, and how many groups there are.
  */
 export type ReplaySource = {
   tokenOffsets: Int32Array;
   tokenNumbers: Int32Array | Uint16Array;
-  docOfLoad: Int32Array;
-  groupIds: Map<string, number>;
+  groups: StringTable;
   groupCount: number;
 };
 
@@ -277,7 +277,7 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows, dictionary.map((row) => row.token));
     if (previous) {
-      builder.replay(previous, previous.replay!, new Set(changed.map((row) => row.id)), new Map(stock.map((row) => [row.id, row.available])));
+      await builder.replay(previous, previous.replay!, new Set(changed.map((row) => row.id)), new Map(stock.map((row) => [row.id, row.available])));
     }
     const replayed = performance.now();
     // Only products changed since `previous`, when replaying it (a number: safe in the text).
@@ -336,13 +336,21 @@ class IndexBuilder {
   private priceMargin = new FloatList();
   private rating = new FloatList();
   private groups = new IntList();
-  private groupIds = new Map<string, number>();
+  private groupIds = new Map<string, number>(); // first seen in this build
+  private knownGroups: StringTable | null = null; // the previous index's, when replaying it
+  // When replaying: the replayed loads (the first ones, in order of price and id) in id order.
+  private replayedIdOrder: Int32Array | null = null;
   private groupCount = 0;
   private availableLoads = new IntList();
-  private postOffsets = new IntList();
+  // Each load's values are postings[postFrom[load] .. postTo[load]) (a replay writes them out of
+  // load order).
+  private postFrom = new IntList();
+  private postTo = new IntList();
   private postings = new IntList(1 << 16);
-  // Each load's dictionary numbers, for the next build to replay (null once a row has none).
-  private tokenOffsets: IntList | null = new IntList();
+  // Each load's dictionary numbers, tokenNumbers[tokenFrom[load] .. tokenTo[load]), for the next
+  // build to replay (null once a row has none).
+  private tokenFrom: IntList | null = new IntList();
+  private tokenTo: IntList | null = new IntList();
   private tokenNumbers: IntList<Int32Array | Uint16Array> | null;
   private merchantLoads = new Map<string, number[]>();
   // Offers as they arrive.
@@ -387,7 +395,6 @@ class IndexBuilder {
     // Filled one by one: a packed array (`new Array(n)` above 100,000 would be a slow dictionary).
     for (let number = 0; number < dictionary.length; number++) this.numberInfo.push(undefined);
     this.tokenNumbers = new IntList(1 << 16, dictionary.length < 65536);
-    this.tokenOffsets!.push(0);
     for (const row of categoryRows) this.categories.set(row.id, { ...row, known: true });
     for (const row of locationRows) {
       this.locationByKey.set(row.id, this.locations.length);
@@ -398,7 +405,6 @@ class IndexBuilder {
       this.dimByKey.set(key, this.dims.length);
       this.dims.push({ key, param: false, values: new Map(), priority: 0, numeric: false });
     }
-    this.postOffsets.push(0);
   }
 
   private paramDimension(name: string): number {
@@ -472,24 +478,18 @@ class IndexBuilder {
     this.rating.push(float8OrNaN(row, F_RATING));
     if (bool(row, F_AVAILABLE)) this.availableLoads.push(load);
 
-    let group: number;
-    if (isNull(row, F_GROUP)) group = this.groupCount++;
-    else {
-      const groupId = text(row, F_GROUP);
-      const known = this.groupIds.get(groupId);
-      group = known ?? this.groupCount++;
-      if (known === undefined) this.groupIds.set(groupId, group);
-    }
-    this.groups.push(group);
+    this.groups.push(isNull(row, F_GROUP) ? this.groupCount++ : this.groupNumber(text(row, F_GROUP)));
 
+    this.postFrom.push(this.postings.length);
     if (!isNull(row, F_VALUES)) {
+      this.tokenFrom?.push(this.tokenNumbers!.length);
       this.postNumbers(load, price, id, row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
-      this.tokenOffsets?.push(this.tokenNumbers!.length);
+      this.tokenTo?.push(this.tokenNumbers!.length);
     } else {
-      this.tokenOffsets = this.tokenNumbers = null;
+      this.tokenFrom = this.tokenTo = this.tokenNumbers = null;
       this.addWithoutNumbers(row, load, price, id);
     }
-    this.postOffsets.push(this.postings.length);
+    this.postTo.push(this.postings.length);
 
     if (isNull(row, F_MERCHANTS)) return;
     for (const merchant of JSON.parse(text(row, F_MERCHANTS)) as string[]) this.addMerchant(foldCase(merchant), load);
@@ -505,6 +505,13 @@ class IndexBuilder {
       let brand = -1; // the brand a picture token that follows belongs to
       for (const token of tokens) brand = this.postTokens(load, price, id, token, true, brand);
     }
+  }
+
+  private groupNumber(groupId: string): number {
+    const known = this.knownGroups?.get(groupId) ?? this.groupIds.get(groupId);
+    if (known !== undefined) return known;
+    this.groupIds.set(groupId, this.groupCount);
+    return this.groupCount++;
   }
 
   private addMerchant(key: string, load: number): void {
@@ -676,24 +683,25 @@ class IndexBuilder {
    * dictionary numbers (so labels, brand pictures and priorities come out as a full build's),
    * merchants and offers; stock as `available` says for those whose availability changed.
    */
-  replay(previous: ShopIndex, source: ReplaySource, changed: Set<string>, available: Map<string, boolean>): void {
-    this.groupIds = new Map(source.groupIds);
+  async replay(previous: ShopIndex, source: ReplaySource, changed: Set<string>, available: Map<string, boolean>): Promise<void> {
+    this.knownGroups = source.groups;
     this.groupCount = source.groupCount;
+    // First the columns, stock, group, merchants and offers, in document order (the previous
+    // index's arrays read front to back): loads are then in order of price and id.
     // Previous location number → ours, as offers name them (an unknown location no offer names
     // any more is left out, as a full build leaves it).
     const locationOf = new Int32Array(previous.locations.length).fill(-1);
     const merchantsOf: string[][] = [];
     for (const [key, docs] of previous.merchants) for (const doc of docs) (merchantsOf[doc] ??= []).push(key);
-    const { tokenOffsets, tokenNumbers, docOfLoad } = source;
-    const { numberInfo } = this;
-    for (let previousLoad = 0; previousLoad < previous.n; previousLoad++) {
-      const doc = docOfLoad[previousLoad];
+    const loadOfDoc = new Int32Array(previous.n).fill(-1);
+    for (let doc = 0; doc < previous.n; doc++) {
+      if ((doc & 0x3fff) === 0x3fff) await yieldToEventLoop();
       const id = idOf(previous, doc);
       if (changed.has(id)) continue;
       const load = this.ids.length;
-      const price = previous.price[doc];
+      loadOfDoc[doc] = load;
       this.ids.push(id);
-      this.price.push(price);
+      this.price.push(previous.price[doc]);
       this.oldprice.push(previous.oldprice[doc]);
       this.discount.push(previous.discount[doc]);
       this.salesRate.push(previous.salesRate[doc]);
@@ -702,14 +710,10 @@ class IndexBuilder {
       this.rating.push(previous.rating[doc]);
       if (available.get(id) ?? has(previous.available, doc)) this.availableLoads.push(load);
       this.groups.push(previous.groupOf[doc]);
-      let brand = -1;
-      for (let t = tokenOffsets[previousLoad]; t < tokenOffsets[previousLoad + 1]; t++) {
-        const number = tokenNumbers[t];
-        brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, id, brand);
-        this.tokenNumbers?.push(number);
-      }
-      this.tokenOffsets?.push(this.tokenNumbers!.length);
-      this.postOffsets.push(this.postings.length);
+      this.postFrom.push(0);
+      this.postTo.push(0);
+      this.tokenFrom?.push(0);
+      this.tokenTo?.push(0);
       for (const key of merchantsOf[doc] ?? []) this.addMerchant(key, load);
       for (let o = previous.offerOffsets[doc]; o < previous.offerOffsets[doc + 1]; o++) {
         const location = previous.offerLocation[o];
@@ -717,6 +721,82 @@ class IndexBuilder {
         this.pushOffer(-1 - load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
       }
     }
+    // Then the dictionary numbers and their values, in group order (as the postings are laid out,
+    // so their layout reads these front to back); the numbers are copied in runs of unchanged
+    // documents. No load is added now: the views stay valid.
+    const { tokenOffsets, tokenNumbers } = source;
+    const { numberInfo } = this;
+    const postFrom = this.postFrom.view();
+    const postTo = this.postTo.view();
+    const tokenFrom = this.tokenFrom?.view();
+    const tokenTo = this.tokenTo?.view();
+    const loadPrice = this.price.view();
+    let runFrom = 0;
+    const copyRun = (to: number) => this.tokenNumbers?.append(tokenNumbers, tokenOffsets[runFrom], tokenOffsets[to]);
+    let tokenCount = this.tokenNumbers?.length ?? 0;
+    for (let rank = 0; rank < previous.n; rank++) {
+      if ((rank & 0x3fff) === 0x3fff) await yieldToEventLoop();
+      const load = loadOfDoc[previous.groupOrder[rank]];
+      if (load < 0) {
+        copyRun(rank);
+        runFrom = rank + 1;
+        continue;
+      }
+      const price = loadPrice[load];
+      postFrom[load] = this.postings.length;
+      let brand = -1;
+      for (let t = tokenOffsets[rank]; t < tokenOffsets[rank + 1]; t++) {
+        const number = tokenNumbers[t];
+        brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, this.ids[load], brand);
+      }
+      postTo[load] = this.postings.length;
+      if (tokenFrom && tokenTo) {
+        tokenFrom[load] = tokenCount;
+        tokenCount += tokenOffsets[rank + 1] - tokenOffsets[rank];
+        tokenTo[load] = tokenCount;
+      }
+    }
+    copyRun(previous.n);
+    // The replayed loads in id order (the previous index's); by price and id they are in load order.
+    const idOrder = new Int32Array(this.ids.length);
+    let k = 0;
+    for (let rank = 0; rank < previous.n; rank++) if (loadOfDoc[previous.idOrder[rank]] >= 0) idOrder[k++] = loadOfDoc[previous.idOrder[rank]];
+    this.replayedIdOrder = idOrder;
+  }
+
+  /** What the next build replays: each document's dictionary numbers, and the group ids in use. */
+  private async replaySource(perm: Int32Array, groupOrder: Int32Array, denseGroup: Int32Array | null, groupCount: number): Promise<ReplaySource | null> {
+    if (!this.tokenFrom || !this.tokenTo || !this.tokenNumbers) return null;
+    const loadFrom = this.tokenFrom.view();
+    const loadTo = this.tokenTo.view();
+    const loadNumbers = this.tokenNumbers.view();
+    const n = perm.length;
+    const tokenOffsets = new Int32Array(n + 1);
+    for (let rank = 0; rank < n; rank++) {
+      const load = perm[groupOrder[rank]];
+      tokenOffsets[rank + 1] = tokenOffsets[rank] + loadTo[load] - loadFrom[load];
+    }
+    await yieldToEventLoop();
+    const tokenNumbers = loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length);
+    for (let rank = 0; rank < n; rank++) {
+      const load = perm[groupOrder[rank]];
+      let to = tokenOffsets[rank];
+      for (let t = loadFrom[load]; t < loadTo[load]; t++) tokenNumbers[to++] = loadNumbers[t];
+      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
+    }
+    await yieldToEventLoop();
+    const inUse = function* (entries: Iterable<[string, number]>): Generator<[string, number]> {
+      for (const [groupId, group] of entries) {
+        if (!denseGroup) yield [groupId, group];
+        else if (denseGroup[group] >= 0) yield [groupId, denseGroup[group]];
+      }
+    };
+    // The previous table again when no group id came or was renumbered (the usual rebuild).
+    const groups =
+      this.knownGroups && this.groupIds.size === 0 && !denseGroup
+        ? this.knownGroups
+        : new StringTable([...(this.knownGroups ? inUse(this.knownGroups.entries()) : []), ...inUse(this.groupIds)]);
+    return { tokenOffsets, tokenNumbers, groups, groupCount };
   }
 
   /**
@@ -751,16 +831,34 @@ class IndexBuilder {
       steps.push(`${name} ${((now - stepStarted) / 1000).toFixed(1)}`);
       stepStarted = now;
     };
-    // Ranks of the ids in code-unit order, then documents by (price, id).
-    const byId = new Int32Array(n);
-    for (let load = 0; load < n; load++) byId[load] = load;
-    await sortInTurns(byId, (a, b) => compareIds(loadIds[a], loadIds[b]), yieldToEventLoop);
+    // Ranks of the ids in code-unit order, then documents by (price, id). Replayed loads are known
+    // in both orders (the previous index's): only the rows read are sorted, then merged in.
+    const replayed = this.replayedIdOrder;
+    const readLoads = replayed ? Int32Array.from({ length: n - replayed.length }, (_, i) => replayed.length + i) : null;
+    const idBefore = (a: number, b: number) => loadIds[a] < loadIds[b];
+    let byId: Int32Array;
+    if (replayed && readLoads) {
+      readLoads.sort((a, b) => compareIds(loadIds[a], loadIds[b]));
+      byId = await mergeSortedInTurns(replayed, readLoads, idBefore, yieldToEventLoop);
+    } else {
+      byId = new Int32Array(n);
+      for (let load = 0; load < n; load++) byId[load] = load;
+      await sortInTurns(byId, (a, b) => compareIds(loadIds[a], loadIds[b]), yieldToEventLoop);
+    }
     const loadIdRank = new Int32Array(n);
     for (let rank = 0; rank < n; rank++) loadIdRank[byId[rank]] = rank;
     await yieldToEventLoop();
     // Documents by (price, id): the loads in id order, sorted stably by price.
-    const perm = byId.slice(); // document → load number
-    await sortByKeyInTurns(perm, this.price.view(), yieldToEventLoop);
+    const loadPrice = this.price.view();
+    let perm: Int32Array; // document → load number
+    if (replayed && readLoads) {
+      const priceBefore = (a: number, b: number) => loadPrice[a] < loadPrice[b] || (loadPrice[a] === loadPrice[b] && loadIdRank[a] < loadIdRank[b]);
+      readLoads.sort((a, b) => (priceBefore(a, b) ? -1 : priceBefore(b, a) ? 1 : 0));
+      perm = await mergeSortedInTurns(Int32Array.from({ length: replayed.length }, (_, load) => load), readLoads, priceBefore, yieldToEventLoop);
+    } else {
+      perm = byId.slice();
+      await sortByKeyInTurns(perm, loadPrice, yieldToEventLoop);
+    }
     const docOfLoad = new Int32Array(n);
     for (let doc = 0; doc < n; doc++) docOfLoad[perm[doc]] = doc;
     step('ids and prices sorted');
@@ -777,27 +875,41 @@ class IndexBuilder {
     const idRank = new Int32Array(n);
     const groupOf = new Int32Array(n);
     const loadGroups = this.groups.view();
+    // Group numbers index arrays of the catalog's size: made dense again when a rebuild's (which
+    // leaves those of groups its changes emptied unused) outgrew it.
+    const renumberGroups = this.groupCount > n;
+    const denseGroup = renumberGroups ? new Int32Array(this.groupCount).fill(-1) : null;
+    let groupCount = renumberGroups ? 0 : this.groupCount;
     for (let doc = 0; doc < n; doc++) {
       const load = perm[doc];
       idParts[doc] = loadIds[load];
       idOffsets[doc + 1] = idOffsets[doc] + loadIds[load].length;
       idRank[doc] = loadIdRank[load];
-      groupOf[doc] = loadGroups[load];
+      const group = loadGroups[load];
+      if (denseGroup && denseGroup[group] < 0) denseGroup[group] = groupCount++;
+      groupOf[doc] = denseGroup ? denseGroup[group] : group;
+      if ((doc & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
-    const idText = idParts.join('');
+    // Joined in slices (a million at once held the event loop ~0.2 s).
+    const idSlices: string[] = [];
+    for (let from = 0; from < n; from += 1 << 16) {
+      idSlices.push(idParts.slice(from, from + (1 << 16)).join(''));
+      await yieldToEventLoop();
+    }
+    const idText = idSlices.join('');
     this.ids = [];
     const idOrder = new Int32Array(n);
     for (let rank = 0; rank < n; rank++) idOrder[rank] = docOfLoad[byId[rank]];
 
     await yieldToEventLoop();
     // Counting sort of documents by group.
-    const groupStart = new Int32Array(this.groupCount + 1);
+    const groupStart = new Int32Array(groupCount + 1);
     for (let doc = 0; doc < n; doc++) groupStart[groupOf[doc] + 1]++;
-    for (let g = 0; g < this.groupCount; g++) groupStart[g + 1] += groupStart[g];
+    for (let g = 0; g < groupCount; g++) groupStart[g + 1] += groupStart[g];
     const groupOrder = new Int32Array(n);
     const groupRank = new Int32Array(n);
-    const fill = groupStart.slice(0, this.groupCount);
+    const fill = groupStart.slice(0, groupCount);
     for (let doc = 0; doc < n; doc++) {
       const rank = fill[groupOf[doc]]++;
       groupOrder[rank] = doc;
@@ -806,26 +918,13 @@ class IndexBuilder {
     await yieldToEventLoop();
 
     step('groups');
-    // Values renumbered so each dimension's are consecutive, then per value its documents
-    // (ascending), then each document's values in ascending order (a dimension's together),
-    // laid out in group order, the order counting reads them in.
+    // Values renumbered so each dimension's are consecutive; each document's values and markers
+    // laid out in group order (the order counting reads them in), then per value its documents.
     const valueCount = this.valueKey.length;
     const renumber = this.numberValuesByDimension();
-    const loadOffsets = this.postOffsets.view();
+    const loadFrom = this.postFrom.view();
+    const loadTo = this.postTo.view();
     const loadPostings = this.postings.view();
-    const invOffsets = new Int32Array(valueCount + 1);
-    for (let p = 0; p < loadPostings.length; p++) invOffsets[renumber[loadPostings[p]] + 1]++;
-    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
-    const invDocs = new Int32Array(loadPostings.length);
-    const cursor = invOffsets.slice(0, valueCount);
-    for (let doc = 0; doc < n; doc++) {
-      const load = perm[doc];
-      for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) invDocs[cursor[renumber[loadPostings[p]]]++] = doc;
-      if ((doc & 0xffff) === 0xffff) await yieldToEventLoop();
-    }
-    this.postings = new IntList(1);
-    step('inverted lists');
-    await yieldToEventLoop();
     // Each document's values, then a presence marker per dimension it has.
     const valueDim = Int32Array.from(this.valueDim);
     const dimCount = this.dims.length;
@@ -833,8 +932,8 @@ class IndexBuilder {
     const postOffsets = new Int32Array(n + 1);
     for (let rank = 0; rank < n; rank++) {
       const load = perm[groupOrder[rank]];
-      let entries = loadOffsets[load + 1] - loadOffsets[load];
-      for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) {
+      let entries = loadTo[load] - loadFrom[load];
+      for (let p = loadFrom[load]; p < loadTo[load]; p++) {
         const dim = valueDim[renumber[loadPostings[p]]];
         if (dimSeen[dim] !== rank) {
           dimSeen[dim] = rank;
@@ -842,32 +941,42 @@ class IndexBuilder {
         }
       }
       postOffsets[rank + 1] = postOffsets[rank] + entries;
+      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
     const postings = valueCount + dimCount < 65536 ? new Uint16Array(postOffsets[n]) : new Int32Array(postOffsets[n]);
-    // Written in order, each document's values sorted by insertion (a few dozen each): scattering
-    // them value by value instead missed the cache on every write (~2 s at 1,000,000).
+    // Written in order (scattering them value by value missed the cache on every write, ~2 s at
+    // 1,000,000), each value followed by its dimension's marker the first time the dimension shows.
+    dimSeen.fill(-1);
     for (let rank = 0; rank < n; rank++) {
       const load = perm[groupOrder[rank]];
-      const from = postOffsets[rank];
-      let to = from;
-      for (let p = loadOffsets[load]; p < loadOffsets[load + 1]; p++) {
+      let to = postOffsets[rank];
+      for (let p = loadFrom[load]; p < loadTo[load]; p++) {
         const value = renumber[loadPostings[p]];
-        let j = to++;
-        while (j > from && postings[j - 1] > value) {
-          postings[j] = postings[j - 1];
-          j--;
-        }
-        postings[j] = value;
-      }
-      let previousDim = -1;
-      for (let p = from, end = to; p < end; p++) {
-        const dim = valueDim[postings[p]];
-        if (dim !== previousDim) {
+        postings[to++] = value;
+        const dim = valueDim[value];
+        if (dimSeen[dim] !== rank) {
+          dimSeen[dim] = rank;
           postings[to++] = valueCount + dim;
-          previousDim = dim;
         }
       }
+      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
+    }
+    this.postings = new IntList(1);
+    step('postings');
+    await yieldToEventLoop();
+    // Per value its documents, read off the postings front to back (in group order).
+    const invOffsets = new Int32Array(valueCount + 1);
+    for (let p = 0; p < postings.length; p++) {
+      if (postings[p] < valueCount) invOffsets[postings[p] + 1]++;
+      if ((p & 0x3fffff) === 0x3fffff) await yieldToEventLoop();
+    }
+    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
+    const invDocs = new Int32Array(invOffsets[valueCount]);
+    const cursor = invOffsets.slice(0, valueCount);
+    for (let rank = 0; rank < n; rank++) {
+      const doc = groupOrder[rank];
+      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) if (postings[p] < valueCount) invDocs[cursor[postings[p]]++] = doc;
       if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     const groupOfRank = new Int32Array(n);
@@ -875,7 +984,7 @@ class IndexBuilder {
     const dimValues = new Int32Array(dimCount + 1);
     for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;
     for (let dim = 0; dim < dimCount; dim++) dimValues[dim + 1] += dimValues[dim];
-    step('postings');
+    step('inverted lists');
     await yieldToEventLoop();
 
     const available = emptySet(n);
@@ -906,6 +1015,11 @@ class IndexBuilder {
       if (offerLoad[o] >= 0) offerCount++;
     }
     await yieldToEventLoop();
+    // Locations compared by their ids' order, as numbers.
+    const locationRank = new Int32Array(this.locations.length);
+    Array.from(this.locations.keys())
+      .sort((a, b) => compareIds(this.locations[a].id, this.locations[b].id))
+      .forEach((location, rank) => (locationRank[location] = rank));
 
     // Offers per document, each document's sorted by location id (ties in prices go to the lowest).
     const offerOffsets = new Int32Array(n + 1);
@@ -913,9 +1027,12 @@ class IndexBuilder {
     for (let doc = 0; doc < n; doc++) offerOffsets[doc + 1] += offerOffsets[doc];
     const placed = new Int32Array(offerCount); // position → arriving offer
     const next = offerOffsets.slice(0, n);
-    for (let o = 0; o < arrivals; o++) if (offerLoad[o] >= 0) placed[next[docOfLoad[offerLoad[o]]]++] = o;
+    await yieldToEventLoop();
+    for (let o = 0; o < arrivals; o++) {
+      if (offerLoad[o] >= 0) placed[next[docOfLoad[offerLoad[o]]]++] = o;
+      if ((o & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+    }
     const arrivingLocation = this.offerLocation.view();
-    const locationIdOf = (o: number) => this.locations[arrivingLocation[o]].id;
     await yieldToEventLoop();
     for (let doc = 0; doc < n; doc++) {
       if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
@@ -924,9 +1041,9 @@ class IndexBuilder {
       // Insertion sort: a product has a handful of offers.
       for (let i = from + 1; i < to; i++) {
         const offer = placed[i];
-        const id = locationIdOf(offer);
+        const rank = locationRank[arrivingLocation[offer]];
         let j = i - 1;
-        while (j >= from && locationIdOf(placed[j]) > id) {
+        while (j >= from && locationRank[arrivingLocation[placed[j]]] > rank) {
           placed[j + 1] = placed[j];
           j--;
         }
@@ -947,6 +1064,7 @@ class IndexBuilder {
       offerPrice[i] = arrivingPrice[o];
       offerOldprice[i] = arrivingOldprice[o];
       offerDiscount[i] = arrivingDiscount[o];
+      if ((i & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
     for (let doc = 0; doc < n; doc++) offerDoc.fill(doc, offerOffsets[doc], offerOffsets[doc + 1]);
@@ -1002,6 +1120,8 @@ class IndexBuilder {
     const merchants = new Map<string, Int32Array>();
     for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
     step('columns');
+    const replay = await this.replaySource(perm, groupOrder, denseGroup, groupCount);
+    step('replay source');
 
     return {
       shopId: this.shopId,
@@ -1055,10 +1175,7 @@ class IndexBuilder {
       locationAncestors,
       knownLocations: this.knownLocations,
       categories: this.categories,
-      replay:
-        this.tokenOffsets && this.tokenNumbers
-          ? { tokenOffsets: this.tokenOffsets.toArray(), tokenNumbers: this.tokenNumbers.toArray(), docOfLoad, groupIds: this.groupIds, groupCount: this.groupCount }
-          : null,
+      replay,
       cache: new Map(),
     };
   }
@@ -1074,12 +1191,12 @@ export function indexBytes(index: ShopIndex): number {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (key === 'cache') bytes += keptBytes(value, 4);
   }
-  // ids, value dictionary, merchants, what the next build replays (~64 bytes a group id).
+  // ids, value dictionary, merchants, what the next build replays.
   bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
   if (index.replay) {
-    const { tokenOffsets, tokenNumbers, docOfLoad, groupIds } = index.replay;
-    bytes += tokenOffsets.byteLength + tokenNumbers.byteLength + docOfLoad.byteLength + groupIds.size * 64;
+    const { tokenOffsets, tokenNumbers, groups } = index.replay;
+    bytes += tokenOffsets.byteLength + tokenNumbers.byteLength + groups.bytes;
   }
   return bytes;
 }

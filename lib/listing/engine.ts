@@ -249,12 +249,13 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
  * allocated per query (at a million products they would otherwise make ~5 MB of garbage a query
  * and frequent full collections). Queries run synchronously, one at a time, so one set is enough.
  */
-type Work = { ranks: Bitset; repSet: Bitset; positions: Bitset; prices: Float64Array; groupStamp: Int32Array; mark: number };
+// `prices`: made when a query with locations first needs it (8 MB at a million products).
+type Work = { ranks: Bitset; repSet: Bitset; positions: Bitset; prices: Float64Array | null; groupStamp: Int32Array; mark: number };
 
 function workOf(index: ShopIndex): Work {
   let work = index.cache.get('work') as Work | undefined;
   if (!work) {
-    work = { ranks: emptySet(index.n), repSet: emptySet(index.n), positions: emptySet(index.n), prices: new Float64Array(index.n), groupStamp: new Int32Array(index.n), mark: 0 };
+    work = { ranks: emptySet(index.n), repSet: emptySet(index.n), positions: emptySet(index.n), prices: null, groupStamp: new Int32Array(index.n), mark: 0 };
     index.cache.set('work', work);
   }
   return work;
@@ -702,9 +703,10 @@ function filterNames(query: ListingQuery): string[] {
 }
 
 /** Price statistics of the result's products (`count` of them, in `reps`). */
-function statsOf(index: ShopIndex, reps: Bitset, count: number, effective: Effective, prices: Float64Array): PriceStats | null {
+function statsOf(index: ShopIndex, reps: Bitset, count: number, effective: Effective, work: Work): PriceStats | null {
   // Documents are numbered by base price: with base prices, the set alone tells the statistics.
   if (effective.price === index.price) return priceStatsOfSet(index.price, reps, count);
+  const prices = (work.prices ??= new Float64Array(index.n));
   let i = 0;
   forEachDocument(reps, (doc) => {
     prices[i++] = effective.price[doc];
@@ -899,7 +901,7 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
       reps = pick.reps;
       total = pick.count;
     }
-    shown = { total, stats: statsOf(index, reps, total, effective, work.prices) };
+    shown = { total, stats: statsOf(index, reps, total, effective, work) };
     keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
   }
   const total = shown.total;

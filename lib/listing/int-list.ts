@@ -19,6 +19,20 @@ export class IntList<T extends Int32Array | Uint16Array = Int32Array> {
     this.data[this.length++] = value;
   }
 
+  /** Appends values[from..to) at once. */
+  append(values: Int32Array | Uint16Array, from: number, to: number): void {
+    const length = this.length + to - from;
+    if (length > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < length) size *= 2;
+      const grown = (this.data instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size)) as T;
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(values.subarray(from, to), this.length);
+    this.length = length;
+  }
+
   toArray(): T {
     return this.data.slice(0, this.length) as T;
   }

@@ -123,6 +123,8 @@ it('rebuilds after any sequence of imports exactly the index a full build gives'
         const full = await buildIndex(sql, shopId);
         expect(next!.version).toBe(full.version);
         expect(shape(next!)).toEqual(shape(full));
+        // Group numbers stay below the number of documents (they index arrays of that size).
+        expect(Math.max(-1, ...next!.groupOf)).toBeLessThan(next!.n);
         rebuilt++;
         previous = next!;
       }
@@ -151,4 +153,19 @@ it('builds from scratch when the trees changed or most of a large catalog did', 
   const fourth = await rebuildIndex(sql, third);
   expect(fourth?.buildSteps).toMatch(/^900 changed products read, the rest replayed/);
   expect(idOf(fourth!, 0)).toBe('p1100'); // at price 1, first by id
+});
+
+it('keeps group numbers below the number of documents however many rebuilds renumber ungrouped products', async () => {
+  const sql = database.ctx.sql;
+  const { shop_id: shopId } = await createTestShop(database.ctx);
+  const items = ['a', 'b', 'c'].map((id, i) => item({ id, price: i + 1, categories: [] }));
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', items));
+  let index = await buildIndex(sql, shopId);
+  for (let run = 1; run <= 4; run++) {
+    // Each change of a product without a group id gives it a new group number.
+    await sql.begin((tx) => applyProducts(tx, shopId, 'put', items.map((i, k) => ({ ...i, price: 10 * run + k }))));
+    index = (await rebuildIndex(sql, index))!;
+    expect([...index.groupOf].sort()).toEqual([0, 1, 2]);
+    expect(shape(index)).toEqual(shape(await buildIndex(sql, shopId)));
+  }
 });

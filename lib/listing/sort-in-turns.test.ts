@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortByKeyInTurns, sortInTurns } from './sort-in-turns';
+import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 
 describe('sortInTurns', () => {
   it('sorts like Array.prototype.sort, pausing between slices of large arrays', async () => {
@@ -33,6 +33,25 @@ describe('sortByKeyInTurns', () => {
       });
       expect(Array.from(items)).toEqual(expected);
       if (n > 1000) expect(pauses).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('mergeSortedInTurns', () => {
+  it('merges two sorted lists, the first list first on ties, pausing in large merges', async () => {
+    for (const [m, k] of [[0, 0], [3, 0], [0, 5], [200_000, 150_001]]) {
+      const keys = Float64Array.from({ length: m + k }, (_, i) => (i * 7919) % 997); // many ties
+      const before = (x: number, y: number) => keys[x] < keys[y];
+      const byKey = (x: number, y: number) => keys[x] - keys[y];
+      const a = Int32Array.from({ length: m }, (_, i) => i).sort(byKey);
+      const b = Int32Array.from({ length: k }, (_, i) => m + i).sort(byKey);
+      let pauses = 0;
+      const merged = await mergeSortedInTurns(a, b, before, async () => {
+        pauses++;
+      });
+      // A stable sort of a's then b's elements by key.
+      expect(Array.from(merged)).toEqual([...a, ...b].sort(byKey));
+      if (m + k > 300_000) expect(pauses).toBeGreaterThan(2);
     }
   });
 });

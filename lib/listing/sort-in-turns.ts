@@ -85,3 +85,19 @@ export async function sortByKeyInTurns(items: Int32Array, keys: Float64Array, pa
   }
   if (from !== items) items.set(from);
 }
+
+/**
+ * The two sorted lists merged into one (`before(x, y)`: x goes first; ties take `a`'s first),
+ * pausing every TURN elements.
+ */
+export async function mergeSortedInTurns(a: Int32Array, b: Int32Array, before: (x: number, y: number) => boolean, pause: () => Promise<void>): Promise<Int32Array> {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; ) {
+    const stop = Math.min(out.length, k + TURN);
+    while (k < stop) out[k++] = j >= b.length || (i < a.length && !before(b[j], a[i])) ? a[i++] : b[j++];
+    await pause();
+  }
+  return out;
+}
