@@ -907,7 +907,8 @@ class IndexBuilder {
     const groupStart = new Int32Array(groupCount + 1);
     for (let doc = 0; doc < n; doc++) groupStart[groupOf[doc] + 1]++;
     for (let g = 0; g < groupCount; g++) groupStart[g + 1] += groupStart[g];
-    const groupOrder = new Int32Array(n);
+    // What counting reads is in shared memory: the counting worker reads it without a copy.
+    const groupOrder = new Int32Array(new SharedArrayBuffer(4 * n));
     const groupRank = new Int32Array(n);
     const fill = groupStart.slice(0, groupCount);
     for (let doc = 0; doc < n; doc++) {
@@ -929,7 +930,7 @@ class IndexBuilder {
     const valueDim = Int32Array.from(this.valueDim);
     const dimCount = this.dims.length;
     const dimSeen = new Int32Array(dimCount).fill(-1);
-    const postOffsets = new Int32Array(n + 1);
+    const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
     for (let rank = 0; rank < n; rank++) {
       const load = perm[groupOrder[rank]];
       let entries = loadTo[load] - loadFrom[load];
@@ -944,7 +945,8 @@ class IndexBuilder {
       if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
-    const postings = valueCount + dimCount < 65536 ? new Uint16Array(postOffsets[n]) : new Int32Array(postOffsets[n]);
+    const narrow = valueCount + dimCount < 65536;
+    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * postOffsets[n])) : new Int32Array(new SharedArrayBuffer(4 * postOffsets[n]));
     // Written in order (scattering them value by value missed the cache on every write, ~2 s at
     // 1,000,000), each value followed by its dimension's marker the first time the dimension shows.
     dimSeen.fill(-1);
@@ -979,7 +981,7 @@ class IndexBuilder {
       for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) if (postings[p] < valueCount) invDocs[cursor[postings[p]]++] = doc;
       if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
     }
-    const groupOfRank = new Int32Array(n);
+    const groupOfRank = new Int32Array(new SharedArrayBuffer(4 * n));
     for (let rank = 0; rank < n; rank++) groupOfRank[rank] = groupOf[groupOrder[rank]];
     const dimValues = new Int32Array(dimCount + 1);
     for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;

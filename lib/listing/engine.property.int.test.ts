@@ -195,12 +195,14 @@ it('answers every generated query exactly as the reference does', { timeout: 300
       const reference = await loadReferenceCatalog(sql, shopId);
       for (const [n, generatedQuery] of queries.entries()) {
         // Half the queries read every result off the kept orders, as large results are (the
-        // others sort their results, as small ones are).
+        // others sort their results, as small ones are); half, across those, count on two
+        // threads, as large sets are.
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
+        const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
         // Each query, then its next page: the second answer comes partly from what the index kept.
         for (const q of [toQuery(shopId, generatedQuery), { ...toQuery(shopId, generatedQuery), page: generatedQuery.page + 1 }]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           cases++;

@@ -2,6 +2,8 @@ import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractI
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
+import { countRanks, type CountTask } from './count-kernel';
+import { countInParallel, sharedFor, type Shared } from './parallel-count';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -10,6 +12,9 @@ import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 /** Results up to this size are sorted directly; larger ones are read off the index's sorted order. */
 export const SORT_DIRECTLY_BELOW = 4096;
+
+/** Sets of at least this many documents are counted on two threads (a handoff costs ~0.1 ms). */
+export const PARALLEL_FROM = 20_000;
 
 export type SearchHits = { set: Bitset; score: Float64Array };
 
@@ -249,13 +254,31 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
  * allocated per query (at a million products they would otherwise make ~5 MB of garbage a query
  * and frequent full collections). Queries run synchronously, one at a time, so one set is enough.
  */
-// `prices`: made when a query with locations first needs it (8 MB at a million products).
-type Work = { ranks: Bitset; repSet: Bitset; positions: Bitset; prices: Float64Array | null; groupStamp: Int32Array; mark: number };
+// `ranks` in shared memory (the counting worker reads it); `prices`: made when a query with
+// locations first needs it (8 MB at a million products); `parallelFrom`: the query's.
+type Work = {
+  ranks: Bitset;
+  repSet: Bitset;
+  positions: Bitset;
+  prices: Float64Array | null;
+  groupStamp: Int32Array;
+  mark: number;
+  shared?: Shared | null;
+  parallelFrom: number;
+};
 
 function workOf(index: ShopIndex): Work {
   let work = index.cache.get('work') as Work | undefined;
   if (!work) {
-    work = { ranks: emptySet(index.n), repSet: emptySet(index.n), positions: emptySet(index.n), prices: null, groupStamp: new Int32Array(index.n), mark: 0 };
+    work = {
+      ranks: new Uint32Array(new SharedArrayBuffer(4 * ((index.n + 31) >>> 5))),
+      repSet: emptySet(index.n),
+      positions: emptySet(index.n),
+      prices: null,
+      groupStamp: new Int32Array(index.n),
+      mark: 0,
+      parallelFrom: PARALLEL_FROM,
+    };
     index.cache.set('work', work);
   }
   return work;
@@ -283,7 +306,9 @@ function nextMark(work: Work): number {
  */
 function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32Array | null, pick: Pick | null = null): void {
   const { postOffsets, postings, groupRank, groupOfRank, groupOrder } = index;
-  const ranks = workOf(index).ranks; // all clear; cleared again as it is read
+  const work = workOf(index);
+  const ranks = work.ranks; // all clear; cleared again as it is read
+  let documents = 0;
   for (let w = 0; w < set.length; w++) {
     let bits = set[w];
     while (bits !== 0) {
@@ -291,62 +316,34 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
       bits ^= low;
       const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
       ranks[rank >>> 5] |= 1 << (rank & 31);
+      documents++;
     }
   }
-  if (!collapse) {
-    for (let w = 0; w < ranks.length; w++) {
-      let bits = ranks[w];
-      ranks[w] = 0;
-      while (bits !== 0 && out) {
-        const low = bits & -bits;
-        bits ^= low;
-        countAlone(postOffsets, postings, (w << 5) + 31 - Math.clz32(low), out);
-      }
-    }
-    return;
+  const task: CountTask = {
+    ranks,
+    fromWord: 0,
+    toWord: ranks.length,
+    postOffsets,
+    postings,
+    groupOfRank,
+    groupOrder,
+    collapse,
+    out,
+    stamp: out && collapse ? new Int32Array(out.length).fill(-1) : null,
+    pick: pick !== null && collapse,
+    positionOfRank: pick?.positionOfRank ?? null,
+    values: pick?.values ?? null,
+    sign: pick?.sign ?? 1,
+    idRank: pick?.idRank ?? null,
+    reps: pick?.reps ?? null,
+    positions: pick?.positions ?? null,
+  };
+  const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, ranks))) : null;
+  const picked = parallel ?? countRanks(task);
+  if (pick) {
+    pick.count += picked;
+    pick.done = true;
   }
-  const stamp = out ? new Int32Array(out.length).fill(-1) : null;
-  // A run: the set's documents of one group, in rank order (pending until the group changes),
-  // and the best ranked of them in the query's order when picking.
-  let runGroup = -1;
-  let runFirst = -1;
-  let runShared = false;
-  let runBest = -1;
-  for (let w = 0; w < ranks.length; w++) {
-    let bits = ranks[w];
-    ranks[w] = 0;
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const rank = (w << 5) + 31 - Math.clz32(low);
-      const group = groupOfRank[rank];
-      if (group === runGroup) {
-        if (out && stamp) {
-          if (!runShared) countShared(postOffsets, postings, runFirst, group, stamp, out);
-          countShared(postOffsets, postings, rank, group, stamp, out);
-        }
-        runShared = true;
-        if (pick) {
-          const positions = pick.positionOfRank;
-          if (positions ? positions[rank] < positions[runBest] : rankedBefore(pick, groupOrder[rank], groupOrder[runBest])) runBest = rank;
-        }
-        continue;
-      }
-      if (runFirst >= 0) {
-        if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
-        if (pick) takeRepresentative(pick, groupOrder, runBest);
-      }
-      runGroup = group;
-      runFirst = rank;
-      runShared = false;
-      runBest = rank;
-    }
-  }
-  if (runFirst >= 0) {
-    if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
-    if (pick) takeRepresentative(pick, groupOrder, runBest);
-  }
-  if (pick) pick.done = true;
 }
 
 /**
@@ -365,44 +362,6 @@ type Pick = {
   count: number;
   done: boolean;
 };
-
-/** Whether document a comes before b in the pick's order (as `comparator`: the key, missing last, then id). */
-function rankedBefore(pick: Pick, a: number, b: number): boolean {
-  const x = pick.values[a];
-  const y = pick.values[b];
-  if (x !== y) {
-    if (Number.isNaN(x)) return Number.isNaN(y) && pick.idRank[a] < pick.idRank[b];
-    if (Number.isNaN(y)) return true;
-    return pick.sign > 0 ? x < y : x > y;
-  }
-  return pick.idRank[a] < pick.idRank[b];
-}
-
-function takeRepresentative(pick: Pick, groupOrder: Int32Array, rank: number): void {
-  const doc = groupOrder[rank];
-  pick.reps[doc >>> 5] |= 1 << (doc & 31);
-  if (pick.positionOfRank) {
-    const position = pick.positionOfRank[rank];
-    pick.positions[position >>> 5] |= 1 << (position & 31);
-  }
-  pick.count++;
-}
-
-function countAlone(postOffsets: Int32Array, postings: Uint16Array | Int32Array, rank: number, out: Int32Array): void {
-  const end = postOffsets[rank + 1];
-  for (let p = postOffsets[rank]; p < end; p++) out[postings[p]]++;
-}
-
-/** Counts the values of a document whose group already counted them (same stamp) once, without a branch. */
-function countShared(postOffsets: Int32Array, postings: Uint16Array | Int32Array, rank: number, group: number, stamp: Int32Array, out: Int32Array): void {
-  const end = postOffsets[rank + 1];
-  for (let p = postOffsets[rank]; p < end; p++) {
-    const value = postings[p];
-    const differs = stamp[value] ^ group;
-    out[value] += (differs | -differs) >>> 31; // 1 unless the group counted it already
-    stamp[value] = group;
-  }
-}
 
 /**
  * The counts of dimension `dim`'s values alone over `set`, written into `counts`. From the
@@ -608,7 +567,7 @@ function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk 
   if (!walk) {
     const order = sortedDocuments(index, key, dir);
     const groups = new Int32Array(order.length);
-    const positionOfRank = new Int32Array(order.length);
+    const positionOfRank = new Int32Array(new SharedArrayBuffer(4 * order.length)); // read by the counting worker too
     for (let k = 0; k < order.length; k++) {
       groups[k] = index.groupOf[order[k]];
       positionOfRank[index.groupRank[order[k]]] = k;
@@ -810,8 +769,12 @@ function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean
   return out;
 }
 
-/** `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order (tests set 0 to walk always). */
-export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null, { sortDirectlyBelow = SORT_DIRECTLY_BELOW } = {}): EngineResult {
+/**
+ * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
+ * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both).
+ */
+export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null, { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM } = {}): EngineResult {
+  workOf(index).parallelFrom = parallelFrom;
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
