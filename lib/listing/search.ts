@@ -13,6 +13,8 @@ const DOC_FIELDS: SearchField[] = ['name', 'model', 'author', 'publisher', 'illu
 
 type WordTable = { words: string[]; offsets: Int32Array; entries: Int32Array };
 
+type SearchScratch = { score: Float64Array; hits: Uint8Array; best: Uint8Array; touched: Int32Array; cleared: Int32Array };
+
 export type SearchIndex = {
   docWords: WordTable; // entries: doc * 8 + DOC_FIELDS position
   valueWords: WordTable; // entries: facet value number
@@ -27,7 +29,9 @@ function table(map: Map<string, IntList>): WordTable {
     offsets[i + 1] = total;
   });
   const entries = new Int32Array(total);
-  words.forEach((word, i) => entries.set(map.get(word)!.toArray(), offsets[i]));
+  // Each word's entries ascending (by document, for the documents' table): a search then reads
+  // and writes its per-document buffers front to back.
+  words.forEach((word, i) => entries.set(map.get(word)!.toArray().sort(), offsets[i]));
   return { words, offsets, entries };
 }
 
@@ -94,27 +98,35 @@ export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText
   const inScope = new Set(scope);
   // Buffers of the catalog's size kept with the index (10 MB a search at a million products
   // otherwise): the scores returned are valid until the next search on this index, which is
-  // enough for the synchronous query that asked.
-  let work = index.cache.get('scratch-search') as { score: Float64Array; hits: Uint8Array; best: Uint8Array } | undefined;
+  // enough for the synchronous query that asked. Only the documents a word touches are visited: a
+  // document is a candidate for word i while it has matched every word before it (hits === i),
+  // and each word's candidates found are listed, so nothing walks the whole catalog.
+  let work = index.cache.get('scratch-search') as SearchScratch | undefined;
   if (!work) {
-    work = { score: new Float64Array(index.n), hits: new Uint8Array(index.n), best: new Uint8Array(index.n) };
+    work = { score: new Float64Array(index.n), hits: new Uint8Array(index.n), best: new Uint8Array(index.n), touched: new Int32Array(index.n), cleared: new Int32Array(0) };
     index.cache.set('scratch-search', work);
   }
-  const { score, hits, best } = work;
-  score.fill(0);
-  hits.fill(0);
+  const { score, hits, best, touched } = work;
+  // What the previous search left: every document it touched had matched its first word.
+  for (const doc of work.cleared) {
+    score[doc] = 0;
+    hits[doc] = 0;
+  }
+  // Each document field's weight, 0 when out of scope.
+  const docFieldWeight = Uint8Array.from(DOC_FIELDS, (field) => (inScope.has(field) ? FIELD_WEIGHT[field] : 0));
+  let found = 0; // the candidates the current word found, in touched[0..found)
   words.forEach((word, i) => {
-    best.fill(0);
+    found = 0;
     const prefix = i === words.length - 1;
     const [from, to] = wordRange(search.docWords.words, word, prefix);
-    for (let w = from; w < to; w++) {
-      for (let e = search.docWords.offsets[w]; e < search.docWords.offsets[w + 1]; e++) {
-        const entry = search.docWords.entries[e];
-        const field = DOC_FIELDS[entry & 7];
-        if (!inScope.has(field)) continue;
-        const doc = entry >>> 3;
-        if (FIELD_WEIGHT[field] > best[doc]) best[doc] = FIELD_WEIGHT[field];
-      }
+    const { offsets, entries } = search.docWords;
+    for (let e = offsets[from]; e < offsets[to]; e++) {
+      const entry = entries[e];
+      const weight = docFieldWeight[entry & 7];
+      const doc = entry >>> 3;
+      if (weight === 0 || hits[doc] !== i) continue; // out of scope, or missed an earlier word
+      if (best[doc] === 0) touched[found++] = doc;
+      if (weight > best[doc]) best[doc] = weight;
     }
     const [vFrom, vTo] = wordRange(search.valueWords.words, word, prefix);
     for (let w = vFrom; w < vTo; w++) {
@@ -125,20 +137,28 @@ export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText
         const weight = FIELD_WEIGHT[field];
         for (let p = index.invOffsets[value]; p < index.invOffsets[value + 1]; p++) {
           const doc = index.invDocs[p];
+          if (hits[doc] !== i) continue;
+          if (best[doc] === 0) touched[found++] = doc;
           if (weight > best[doc]) best[doc] = weight;
         }
       }
     }
-    for (let doc = 0; doc < index.n; doc++) {
-      if (best[doc] > 0) {
-        hits[doc]++;
-        score[doc] += best[doc];
-      }
+    for (let k = 0; k < found; k++) {
+      const doc = touched[k];
+      hits[doc] = i + 1;
+      score[doc] += best[doc];
+      best[doc] = 0;
     }
+    // The first word's candidates include every document this search changes.
+    if (i === 0) work!.cleared = touched.slice(0, found);
   });
   const set = emptySet(index.n);
   if (words.length > 0) {
-    for (let doc = 0; doc < index.n; doc++) if (hits[doc] === words.length) set[doc >>> 5] |= 1 << (doc & 31);
+    // Who matched every word is among the last word's candidates.
+    for (let k = 0; k < found; k++) {
+      const doc = touched[k];
+      if (hits[doc] === words.length) set[doc >>> 5] |= 1 << (doc & 31);
+    }
   }
   return { set, score };
 }
