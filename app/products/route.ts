@@ -1,6 +1,6 @@
 import { listProducts } from '@/lib/listing/listing';
 import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
-import { jsonTextResponse, respond } from '@/lib/http/respond';
+import { jsonChunksResponse, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +9,7 @@ async function handle(req: Request) {
   return respond(async () => {
     const ctx = appContext();
     const params = await storefrontParams(ctx, req);
-    return jsonTextResponse(await listProducts(ctx, { params, headers: req.headers, origin: requestOrigin(req) }));
+    return jsonChunksResponse(await listProducts(ctx, { params, headers: req.headers, origin: requestOrigin(req) }));
   });
 }
 

@@ -1,9 +1,10 @@
 import { AppError } from '@/lib/http/errors';
 import { idOf } from '@/lib/listing/build-index';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
+import { storedProducts } from '@/lib/listing/stored-products';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
-import { productCard, type CardContext, type StoredProduct } from '@/lib/storefront/product-card';
+import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_COLLECTION_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
@@ -27,8 +28,7 @@ export async function readCollection(ctx: AppContext, request: CollectionRequest
   const picks = selectCollection(index, collection.rules, location);
 
   const ids = picks.map((pick) => idOf(index, pick.doc));
-  const rows = ids.length ? await ctx.sql<StoredProduct[]>`select id, data, sales_rate from products where shop_id = ${shop.id} and id = any(${ids})` : [];
-  const stored = new Map(rows.map((row) => [row.id, row]));
+  const stored = await storedProducts(ctx.sql, index, ids);
   const tracking = { recommended_by: 'collection', recommended_code: String(id) };
   const card: CardContext = {
     format: priceFormat(shop),

@@ -21,8 +21,23 @@ export function errorResponse(error: unknown): Response {
   return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
 }
 
-/** A 200 with a body that is JSON text already (as Response.json sends it). */
+/** A 200 with a body that is JSON already (as Response.json sends it). */
 export function jsonTextResponse(body: string): Response {
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * A 200 whose JSON body is these UTF-8 chunks in turn, sent as they are: a large answer made of
+ * kept parts is neither joined nor copied (joining ~300 KB and copying it again for the body cost
+ * more than the rest of a listing answer).
+ */
+export function jsonChunksResponse(chunks: Uint8Array[]): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
   return new Response(body, { headers: { 'content-type': 'application/json' } });
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
-import { productCard, type CardContext, type StoredProduct } from '@/lib/storefront/product-card';
+import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
@@ -9,6 +9,7 @@ import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
+import { storedProducts } from './stored-products';
 
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
@@ -79,12 +80,6 @@ function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], or
   return Object.fromEntries(entries.map((entry) => [entry.name, entry.filter]));
 }
 
-async function storedProducts(ctx: AppContext, shopId: string, ids: string[]): Promise<Map<string, StoredProduct>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.sql<StoredProduct[]>`select id, data, sales_rate from products where shop_id = ${shopId} and id = any(${ids})`;
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
 async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; location: string }[]): Promise<Map<string, number | null>> {
   if (pairs.length === 0) return new Map();
   const rows = await ctx.sql<{ id: string; location: string; stock: number | null }[]>`
@@ -114,8 +109,8 @@ function listingCategoryLink(index: ShopIndex) {
 
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
-/** The listing's answer as JSON text. */
-export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<string> {
+/** The listing's answer as JSON, UTF-8 encoded. */
+export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
   setIndexBudget(ctx.settings.listing.memoryBytes);
@@ -125,7 +120,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
 
   const pageIds = Array.from(result.page, (doc) => idOf(index, doc));
   const located = pageIds.flatMap((id, i) => (result.pageLocation[i] >= 0 ? [{ id, location: index.locations[result.pageLocation[i]].id }] : []));
-  const [stored, stock] = await Promise.all([storedProducts(ctx, shop.id, pageIds), offerStock(ctx, shop.id, located)]);
+  const [stored, stock] = await Promise.all([storedProducts(ctx.sql, index, pageIds), offerStock(ctx, shop.id, located)]);
   const cardContext: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,
@@ -172,14 +167,26 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
     const location = index.locations[number];
     return { id: location.id, name: location.name, type: location.type ?? '' };
   });
-  // The answer is written as text: the facet blocks are kept serialized (see facetBlocks).
-  let listing = `${JSON.stringify(head).slice(0, -1)},"products":${products},"categories":${blocks.categories},"locations":${JSON.stringify(locations)},"filters":${blocks.filters},"industrial_filters":${blocks.industrial},"brands":${blocks.brands}`;
-  if (result.debug) listing += `,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`;
-  listing += '}';
-  return query.v2 ? `{"status":"success","payload":{"listing":{"collections":[],${listing.slice(1)}}}` : listing;
+  // The answer is written as bytes: the facet blocks are kept encoded (see facetBlocks). One big
+  // string would cost more than the rest of the answer: flattening ~300 KB of concatenated text
+  // and encoding it again for the socket took ~3 ms a request.
+  const v2 = query.v2 ? '{"status":"success","payload":{"listing":{"collections":[],' : '{';
+  const parts: (string | Uint8Array)[] = [
+    `${v2}${JSON.stringify(head).slice(1, -1)},"products":${products},"categories":`,
+    blocks.categories,
+    `,"locations":${JSON.stringify(locations)},"filters":`,
+    blocks.filters,
+    ',"industrial_filters":',
+    blocks.industrial,
+    ',"brands":',
+    blocks.brands,
+  ];
+  if (result.debug) parts.push(`,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`);
+  parts.push(query.v2 ? '}}}' : '}');
+  return parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
 }
 
-type FacetBlocks = { categories: string; filters: string; industrial: string; brands: string };
+type FacetBlocks = { categories: Buffer<ArrayBuffer>; filters: Buffer<ArrayBuffer>; industrial: Buffer<ArrayBuffer>; brands: Buffer<ArrayBuffer> };
 
 /** Serialized facet blocks kept per index: at most this many (each up to a few hundred KB). */
 const KEPT_BLOCKS = 32;
@@ -220,14 +227,15 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
       };
     });
   const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
+  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
   const blocks = {
-    categories: JSON.stringify(categories),
-    filters: JSON.stringify(filtersOf(index, result, facets, query.filtersSearchBy)),
-    industrial: JSON.stringify({
+    categories: json(categories),
+    filters: json(filtersOf(index, result, facets, query.filtersSearchBy)),
+    industrial: json({
       fashion_sizes: facets[DIM_SIZE].map((facet) => ({ size: facet.label, count: facet.count })),
       colors: facets[DIM_COLOR].map((facet) => ({ color: facet.label, count: facet.count })),
     }),
-    brands: JSON.stringify(brands),
+    brands: json(brands),
   };
   kept.set(key, blocks);
   if (kept.size > KEPT_BLOCKS) kept.delete(kept.keys().next().value!);

@@ -1,4 +1,4 @@
-import { jsonTextResponse } from '@/lib/http/respond';
+import { jsonChunksResponse } from '@/lib/http/respond';
 import { listProducts } from '@/lib/listing/listing';
 import { paramsFromSearch } from '@/lib/listing/query';
 import { requestOrigin } from '@/lib/listing/storefront-request';
@@ -16,5 +16,5 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   query.set('extended', 'true');
   query.set('debug', 'true');
   query.delete('format');
-  return jsonTextResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }));
+  return jsonChunksResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }));
 });
