@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { ENCODED_BODY_HEADER } from '@/lib/http/respond';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
@@ -27,6 +28,11 @@ async function main() {
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
+    // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
+    // whose body is encoded already says so under ENCODED_BODY_HEADER, and it goes out as
+    // Content-Encoding (Next's own compression then leaves the body alone).
+    const setHeader = res.setHeader.bind(res);
+    res.setHeader = (name, value) => setHeader(name.toLowerCase() === ENCODED_BODY_HEADER ? 'Content-Encoding' : name, value);
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500).end();

@@ -9,7 +9,7 @@ async function handle(req: Request) {
   return respond(async () => {
     const ctx = appContext();
     const params = await storefrontParams(ctx, req);
-    return jsonChunksResponse(await listProducts(ctx, { params, headers: req.headers, origin: requestOrigin(req) }));
+    return jsonChunksResponse(await listProducts(ctx, { params, headers: req.headers, origin: requestOrigin(req) }), req.headers.get('accept-encoding'));
   });
 }
 

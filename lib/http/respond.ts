@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ZodError } from 'zod';
 import { AppError, statusOf } from './errors';
 import { describeZodError } from './zod-message';
+import { acceptsGzip, gzipChunks } from './gzip-chunks';
 
 export function errorBody(message: string) {
   return { status: 'error', payload: { message } };
@@ -29,17 +30,30 @@ export function jsonTextResponse(body: string): Response {
 /**
  * A 200 whose JSON body is these UTF-8 chunks in turn, sent as they are: a large answer made of
  * kept parts is neither joined nor copied (joining ~300 KB and copying it again for the body cost
- * more than the rest of a listing answer).
+ * more than the rest of a listing answer). Gzipped part by part when the request's
+ * Accept-Encoding takes it (see gzip-chunks.ts and ENCODED_BODY_HEADER).
  */
-export function jsonChunksResponse(chunks: Uint8Array[]): Response {
+export function jsonChunksResponse(chunks: Uint8Array[], acceptEncoding: string | null): Response {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  const gzip = length >= GZIP_FROM && acceptsGzip(acceptEncoding);
+  const parts = gzip ? gzipChunks(chunks) : chunks;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
+      for (const part of parts) controller.enqueue(part);
       controller.close();
     },
   });
-  return new Response(body, { headers: { 'content-type': 'application/json' } });
+  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  if (gzip) headers[ENCODED_BODY_HEADER] = 'gzip';
+  return new Response(body, { headers });
 }
+
+/** The body's Content-Encoding, under a name the framework passes on (bin/start.ts sends it as Content-Encoding). */
+export const ENCODED_BODY_HEADER = 'x-vitrine-content-encoding';
+
+/** Smaller answers go as they are (the framework's compression has the same threshold). */
+const GZIP_FROM = 1024;
 
 /** Runs a handler body and maps anything it throws to the spec's error body, in one place. */
 export async function respond(run: () => Promise<Response>): Promise<Response> {

@@ -199,6 +199,25 @@ describe('GET /products', () => {
     expect(body.requests_count).toBe(1);
   });
 
+  it('gzips the answer for clients that take it, the same JSON either way', async () => {
+    const url = `${fixture.server.url}/products?${new URLSearchParams({ shop_id: shop.shop_id, did: 'd1', sid: 's1', extended: 'true' })}`;
+    const plain = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const plainBody = await plain.json();
+    for (const accepted of ['gzip', 'br;q=1, gzip;q=0.5']) {
+      // Asked twice: the second answer reuses the facet blocks' compressed form.
+      for (let time = 0; time < 2; time++) {
+        const zipped = await fetch(url, { headers: { 'accept-encoding': accepted } });
+        expect(zipped.headers.get('content-encoding')).toBe('gzip');
+        const body = await zipped.json(); // fetch decodes (and checks) the gzip member
+        expect({ ...body, requests_count: 0 }).toEqual({ ...plainBody, requests_count: 0 });
+      }
+    }
+    const refused = await fetch(url, { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers.get('content-encoding')).not.toBe('gzip');
+    expect((await refused.json()).products_total).toBe(plainBody.products_total);
+  });
+
   it('answers format=v2 in the announced envelope', async () => {
     const { body } = await listing({ format: 'v2' });
     expect(body.status).toBe('success');

@@ -1,3 +1,4 @@
+import { keepCompressed } from '@/lib/http/gzip-chunks';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
@@ -227,7 +228,7 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
       };
     });
   const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
-  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+  const json = (value: unknown) => keepCompressed(Buffer.from(JSON.stringify(value)));
   const blocks = {
     categories: json(categories),
     filters: json(filtersOf(index, result, facets, query.filtersSearchBy)),

@@ -16,5 +16,5 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   query.set('extended', 'true');
   query.set('debug', 'true');
   query.delete('format');
-  return jsonChunksResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }));
+  return jsonChunksResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }), req.headers.get('accept-encoding'));
 });
