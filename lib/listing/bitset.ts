@@ -44,14 +44,16 @@ export function addRange(set: Bitset, from: number, to: number): void {
   for (; doc < to; doc++) set[doc >>> 5] |= 1 << (doc & 31);
 }
 
+/** The number of bits set in a 32-bit word. */
+export function bitCount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 export function cardinality(set: Bitset): number {
   let count = 0;
-  for (let i = 0; i < set.length; i++) {
-    let v = set[i];
-    v = v - ((v >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    count += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
+  for (let i = 0; i < set.length; i++) count += bitCount(set[i]);
   return count;
 }
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
+import { bitCount } from './bitset';
 import { countRanks, KERNEL_SOURCE, type CountTask } from './count-kernel';
 
 // Counting a large result on two threads. The index keeps what counting reads in shared memory;
@@ -143,9 +144,13 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
     const positionsId = idOf(positionOfRank.buffer);
     if (!loaded(state, POSITIONS_LOADED, positionsId, () => state.worker.postMessage({ type: 'positions', id: positionsId, positionOfRank }))) return null;
   }
-  // The split: the first word past the middle whose first rank starts a group.
+  // The split: where half the set's members are behind (a set is rarely spread evenly over the
+  // ranks), moved on to the first word whose first rank starts a group.
   const { groupOfRank, ranks } = task;
-  let middle = ranks.length >>> 1;
+  let members = 0;
+  for (let w = 0; w < ranks.length; w++) members += bitCount(ranks[w]);
+  let middle = 0;
+  for (let behind = 0; middle < ranks.length && behind * 2 < members; middle++) behind += bitCount(ranks[middle]);
   while (middle < ranks.length && (middle << 5) < groupOfRank.length && groupOfRank[middle << 5] === groupOfRank[(middle << 5) - 1]) middle++;
   const { control } = state;
   control[FROM_WORD] = middle;
