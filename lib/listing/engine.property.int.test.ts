@@ -199,8 +199,10 @@ it('answers every generated query exactly as the reference does', { timeout: 300
         // threads, as large sets are.
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
-        // Each query, then its next page: the second answer comes partly from what the index kept.
-        for (const q of [toQuery(shopId, generatedQuery), { ...toQuery(shopId, generatedQuery), page: generatedQuery.page + 1 }]) {
+        // Each query, its next page, then the query again: the later answers come partly or wholly
+        // from what the index kept.
+        const first = toQuery(shopId, generatedQuery);
+        for (const q of [first, { ...first, page: generatedQuery.page + 1 }, first]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
           const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom })));
           const expected = comparable(referenceListing(reference, q));

@@ -499,12 +499,13 @@ function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
 
 /**
  * Drops what queries kept with the index (the benchmark's cold runs): facet counts, result sizes,
- * location offers and the location prices left written. Kept: what the index is built or warmed
+ * sorted small results, location offers and the location prices left written. Kept: what the index is built or warmed
  * with (orders, the default base counts).
  */
 export function forgetKept(index: ShopIndex): void {
   index.cache.delete('facet-counts');
   index.cache.delete('shown');
+  index.cache.delete('sorted');
   index.cache.delete('located');
   const scratch = index.cache.get('scratch') as Scratch | undefined;
   if (scratch?.applied) undo(index, scratch, scratch.applied.touched);
@@ -875,7 +876,17 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   if (want === 0) ordered = new Int32Array(0);
   else if (pick && walk) ordered = firstPositions(walk.order, pick.positions, want);
   else if (walk) ordered = walkToPage(index, walk, matched, collapse, want);
-  else ordered = firstInOrder(index, pick ? pick.reps : matched, collapse && !pick, comparator(index, values, query.sortDir), want);
+  else {
+    // Sorted: kept per filter set and order, as far as a page has needed (the next page of a
+    // small result is not sorted again).
+    const sorted = keptMap<Int32Array>(index, 'sorted');
+    const known = recall(sorted, shownKey);
+    if (known && known.length >= want) ordered = known;
+    else {
+      ordered = firstInOrder(index, pick ? pick.reps : matched, collapse && !pick, comparator(index, values, query.sortDir), want);
+      keep(sorted, shownKey, ordered, 256);
+    }
+  }
   if (pick) {
     pick.reps.fill(0);
     if (walk) pick.positions.fill(0);
