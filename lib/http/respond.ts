@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { ZodError } from 'zod';
 import { AppError, statusOf } from './errors';
-import { describeZodError } from './zod-message';
 import { acceptsGzip, gzipChunks } from './gzip-chunks';
+import { describeZodError } from './zod-message';
 
 export function errorBody(message: string) {
   return { status: 'error', payload: { message } };
@@ -20,11 +20,6 @@ export function errorResponse(error: unknown): Response {
   const requestId = crypto.randomUUID();
   console.error(`[${requestId}] unexpected error`, error);
   return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
-}
-
-/** A 200 with a body that is JSON already (as Response.json sends it). */
-export function jsonTextResponse(body: string): Response {
-  return new Response(body, { headers: { 'content-type': 'application/json' } });
 }
 
 /**
