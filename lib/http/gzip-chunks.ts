@@ -52,7 +52,11 @@ export function gzipChunks(parts: Uint8Array[]): Buffer[] {
   return out;
 }
 
-/** Whether an Accept-Encoding header takes gzip: named with a q above 0, or not named and `*` is (RFC 9110 §12.5.3). */
+/**
+ * Whether an Accept-Encoding header takes gzip: named with a q above 0, or not named and `*` is
+ * (RFC 9110 §12.5.3). Without the header any coding would do, but the plain body is the one every
+ * client reads.
+ */
 export function acceptsGzip(header: string | null): boolean {
   if (!header) return false;
   const weights = new Map<string, number>();

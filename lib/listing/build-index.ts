@@ -1207,6 +1207,9 @@ function keptBytes(value: unknown, depth: number): number {
   if (ArrayBuffer.isView(value)) return value.byteLength;
   if (typeof value === 'string') return value.length * 2;
   if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Promise) return 0;
+  // Something kept that knows its size better than a walk over it would.
+  const sized = value as { estimatedBytes?: () => number };
+  if (typeof sized.estimatedBytes === 'function') return sized.estimatedBytes();
   if (Array.isArray(value)) return value.length * 16; // rough: a slot and a small value each
   let bytes = 0;
   for (const item of value instanceof Map ? value.values() : Object.values(value)) bytes += keptBytes(item, depth - 1);

@@ -207,6 +207,10 @@ it('answers every generated query exactly as the reference does', { timeout: 300
           const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
+          // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
+          for (const sorted of ((index.cache.get('sorted') as Map<string, Int32Array> | undefined) ?? new Map<string, Int32Array>()).values()) {
+            expect(sorted.buffer.byteLength).toBe(sorted.byteLength);
+          }
           cases++;
         }
       }

@@ -688,10 +688,10 @@ function firstInOrder(index: ShopIndex, set: Bitset, collapse: boolean, compare:
   // Without collapsing, only the first `want` need to be in order: partition them out first.
   if (!collapse && want < size / 4) {
     selectFirst(docs, want, compare);
-    return docs.subarray(0, want).sort(compare);
+    return docs.subarray(0, want).sort(compare).slice(); // a copy: results are kept (not the whole set behind a view)
   }
   docs.sort(compare);
-  if (!collapse) return docs.subarray(0, want);
+  if (!collapse) return want < size ? docs.slice(0, want) : docs;
   const out = new Int32Array(want);
   const work = workOf(index);
   const taken = work.groupStamp;

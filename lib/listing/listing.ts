@@ -187,7 +187,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   return parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
 }
 
-type FacetBlocks = { categories: Buffer<ArrayBuffer>; filters: Buffer<ArrayBuffer>; industrial: Buffer<ArrayBuffer>; brands: Buffer<ArrayBuffer> };
+type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<ArrayBuffer>; industrial: Uint8Array<ArrayBuffer>; brands: Uint8Array<ArrayBuffer> };
 
 /** Serialized facet blocks kept per index: at most this many (each up to a few hundred KB). */
 const KEPT_BLOCKS = 32;
@@ -228,7 +228,12 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
       };
     });
   const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
-  const json = (value: unknown) => keepCompressed(Buffer.from(JSON.stringify(value)));
+  // Each block in a buffer of its own (a small one would otherwise hold a slice of Node's shared
+  // 8 KB pool, which the memory budget does not see).
+  const json = (value: unknown) => {
+    const bytes = Buffer.from(JSON.stringify(value));
+    return keepCompressed(bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+  };
   const blocks = {
     categories: json(categories),
     filters: json(filtersOf(index, result, facets, query.filtersSearchBy)),

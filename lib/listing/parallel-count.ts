@@ -144,14 +144,7 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
     const positionsId = idOf(positionOfRank.buffer);
     if (!loaded(state, POSITIONS_LOADED, positionsId, () => state.worker.postMessage({ type: 'positions', id: positionsId, positionOfRank }))) return null;
   }
-  // The split: where half the set's members are behind (a set is rarely spread evenly over the
-  // ranks), moved on to the first word whose first rank starts a group.
-  const { groupOfRank, ranks } = task;
-  let members = 0;
-  for (let w = 0; w < ranks.length; w++) members += bitCount(ranks[w]);
-  let middle = 0;
-  for (let behind = 0; middle < ranks.length && behind * 2 < members; middle++) behind += bitCount(ranks[middle]);
-  while (middle < ranks.length && (middle << 5) < groupOfRank.length && groupOfRank[middle << 5] === groupOfRank[(middle << 5) - 1]) middle++;
+  const middle = splitWord(task.ranks, task.groupOfRank);
   const { control } = state;
   control[FROM_WORD] = middle;
   control[COLLAPSE] = task.collapse ? 1 : 0;
@@ -186,6 +179,20 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
     log('listing counts large results on two threads');
   }
   return picked;
+}
+
+/**
+ * Where the worker's half of a set starts: the first word with half the set's members behind it (a
+ * set is rarely spread evenly over the ranks), moved on to the first word whose first rank starts
+ * a group (a group's documents are counted by one thread).
+ */
+export function splitWord(ranks: Uint32Array, groupOfRank: Int32Array): number {
+  let members = 0;
+  for (let w = 0; w < ranks.length; w++) members += bitCount(ranks[w]);
+  let middle = 0;
+  for (let behind = 0; middle < ranks.length && behind * 2 < members; middle++) behind += bitCount(ranks[middle]);
+  while (middle < ranks.length && (middle << 5) < groupOfRank.length && groupOfRank[middle << 5] === groupOfRank[(middle << 5) - 1]) middle++;
+  return middle;
 }
 
 /** The shared arrays an index's counting reads and the worker's result buffers; null unless the index keeps them in shared memory. */

@@ -3,6 +3,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
+import { indexBytes } from './build-index';
 import { dropIndexes, indexFor } from './index-store';
 import { KEPT_PRODUCTS, storedProducts } from './stored-products';
 
@@ -22,7 +23,10 @@ it('keeps the rows an index version showed: a new version reads them afresh, an 
   const { shop_id: shopId } = await createTestShop(database.ctx);
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', [item('a', 'Old name'), item('b')]));
   const first = await indexFor(sql, shopId);
+  const before = indexBytes(first);
   const shown = await storedProducts(sql, first, ['a', 'b', 'missing']);
+  // What is kept counts in the memory budget.
+  expect(indexBytes(first) - before).toBeGreaterThanOrEqual(2 * [...shown.values()].reduce((sum, row) => sum + JSON.stringify(row.data).length, 0));
   expect([...shown.keys()].sort()).toEqual(['a', 'b']);
   expect(shown.get('a')!.data.name).toBe('Old name');
 
@@ -50,7 +54,7 @@ it(`keeps at most ${KEPT_PRODUCTS} products per index, the least recently shown 
   await storedProducts(sql, index, ids.slice(0, 1)); // shown again: now the most recent
   const rows = await storedProducts(sql, index, ids.slice(KEPT_PRODUCTS));
   expect(rows.size).toBe(100);
-  const kept = index.cache.get('stored-products') as Map<string, unknown>;
+  const kept = (index.cache.get('stored-products') as { rows: Map<string, unknown> }).rows;
   expect(kept.size).toBe(KEPT_PRODUCTS);
   // The 100 oldest went: p1 … p100 (p0 was shown again just before).
   expect(kept.has('p0')).toBe(true);

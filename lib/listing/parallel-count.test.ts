@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { bitCount } from './bitset';
+import { countRanks, type CountTask } from './count-kernel';
+import { countInParallel, sharedFor, splitWord } from './parallel-count';
+
+const shared = <T extends Int32Array | Uint32Array | Uint16Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
+
+/** A made-up index in shared memory: groups of 1–4 consecutive ranks, 0–8 values per rank. */
+function layout(n: number, seed: number) {
+  let state = seed >>> 0 || 1;
+  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const valueCount = 300;
+  const dims = 5;
+  const groupOfRank = shared((b) => new Int32Array(b), 4 * n);
+  for (let rank = 0, group = 0; rank < n; group++) for (let size = 1 + Math.floor(random() * 4); size > 0 && rank < n; size--) groupOfRank[rank++] = group;
+  const groupOrder = shared((b) => new Int32Array(b), 4 * n);
+  for (let rank = 0; rank < n; rank++) groupOrder[rank] = rank;
+  const lists = Array.from({ length: n }, () => [...new Set(Array.from({ length: Math.floor(random() * 9) }, () => Math.floor(random() * (valueCount + dims))))]);
+  const postOffsets = shared((b) => new Int32Array(b), 4 * (n + 1));
+  lists.forEach((list, rank) => (postOffsets[rank + 1] = postOffsets[rank] + list.length));
+  const postings = shared((b) => new Uint16Array(b), 2 * Math.max(1, postOffsets[n]));
+  lists.forEach((list, rank) => postings.set(list, postOffsets[rank]));
+  const positionOfRank = shared((b) => new Int32Array(b), 4 * n);
+  const order = Array.from({ length: n }, (_, rank) => rank).sort(() => random() - 0.5);
+  order.forEach((rank, position) => (positionOfRank[rank] = position));
+  const index = { postOffsets, postings, groupOfRank, groupOrder, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
+  return { index, positionOfRank, random, outLength: valueCount + dims };
+}
+
+it('splits a set where half its members are behind, at the start of a group', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), (n, seed, density) => {
+      const { index, random } = layout(n, seed);
+      const ranks = new Uint32Array((n + 31) >>> 5);
+      for (let rank = 0; rank < n; rank++) if (random() < density * density) ranks[rank >>> 5] |= 1 << (rank & 31);
+      const middle = splitWord(ranks, index.groupOfRank);
+      const members = (from: number, to: number) => ranks.subarray(from, to).reduce((sum, word) => sum + bitCount(word), 0);
+      const total = members(0, ranks.length);
+      expect(middle).toBeGreaterThanOrEqual(0);
+      expect(middle).toBeLessThanOrEqual(ranks.length);
+      // At least half behind it, and the word before it had fewer than half behind (before the move to a group's start).
+      expect(members(0, middle) * 2).toBeGreaterThanOrEqual(total);
+      const first = middle << 5;
+      if (middle > 0 && middle < ranks.length && first < n) expect(index.groupOfRank[first]).not.toBe(index.groupOfRank[first - 1]);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+it('counts and picks on two threads exactly as on one', async () => {
+  for (const [n, density, collapse, pick] of [
+    [5000, 0.05, true, false],
+    [5000, 0.6, true, true],
+    [4000, 0.3, false, false],
+    [6000, 0.9, true, true],
+    [3000, 0.0, true, true],
+  ] as const) {
+    const { index, positionOfRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
+    const words = (n + 31) >>> 5;
+    const ranks = shared((b) => new Uint32Array(b), 4 * words);
+    // Dense and sparse stretches: the halves' work differs.
+    for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
+    const task = (ranksOfTask: Uint32Array): CountTask => ({
+      ranks: ranksOfTask,
+      fromWord: 0,
+      toWord: words,
+      postOffsets: index.postOffsets,
+      postings: index.postings,
+      groupOfRank: index.groupOfRank,
+      groupOrder: index.groupOrder,
+      collapse,
+      out: new Int32Array(outLength),
+      stamp: new Int32Array(outLength).fill(-1),
+      pick,
+      positionOfRank: pick ? positionOfRank : null,
+      values: null,
+      sign: 1,
+      idRank: null,
+      reps: pick ? new Uint32Array(words) : null,
+      positions: pick ? new Uint32Array(words) : null,
+    });
+    const alone = task(ranks.slice());
+    const pickedAlone = countRanks(alone);
+    const state = sharedFor(index, ranks);
+    // The worker starts with the first call (a call it is not ready for answers null, untouched).
+    let together: CountTask | null = null;
+    let picked: number | null = null;
+    for (const deadline = Date.now() + 10_000; picked === null && Date.now() < deadline; ) {
+      together = task(ranks);
+      picked = countInParallel(together, state);
+      if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(picked, `n ${n} density ${density}`).toBe(pickedAlone);
+    expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
+    if (pick) {
+      expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
+      expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
+    }
+    expect(ranks.every((word) => word === 0)).toBe(true); // both halves cleared
+  }
+});
