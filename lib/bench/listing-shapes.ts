@@ -9,6 +9,7 @@ export const LISTING_SHAPES: [name: string, query: string][] = [
   ['deep category', 'categories=3.2.1'],
   ['brands', 'brands=Brand 1,Brand 7,Brand 30'],
   ['location', 'locations=s1c2'],
+  ['location by price', 'locations=s1c2&sort_by=price&sort_dir=asc'],
   ['two params', `filters=${JSON.stringify({ param_10: ['param_10_v3'], param_11: ['param_11_v5', 'param_11_v6'] })}`],
   ['price range', 'price_min=1000&price_max=5000'],
   ['discount', 'discount=true'],

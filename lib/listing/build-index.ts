@@ -872,7 +872,7 @@ class IndexBuilder {
     };
     const idOffsets = new Int32Array(n + 1);
     const idParts = new Array<string>(n);
-    const idRank = new Int32Array(n);
+    const idRank = new Int32Array(new SharedArrayBuffer(4 * n)); // shared: the counting worker orders ties by it
     const groupOf = new Int32Array(n);
     const loadGroups = this.groups.view();
     // Group numbers index arrays of the catalog's size: made dense again when a rebuild's (which

@@ -88,10 +88,16 @@ type Scratch = {
 function scratchOf(index: ShopIndex): Scratch {
   let scratch = index.cache.get('scratch') as Scratch | undefined;
   if (!scratch) {
+    // Prices and discounts in shared memory: the counting worker picks representatives by them.
+    const sharedCopy = (column: Float64Array) => {
+      const copy = new Float64Array(new SharedArrayBuffer(column.byteLength));
+      copy.set(column);
+      return copy;
+    };
     scratch = {
-      price: index.price.slice(),
+      price: sharedCopy(index.price),
       oldprice: index.oldprice.slice(),
-      discount: index.discount.slice(),
+      discount: sharedCopy(index.discount),
       best: new Int32Array(index.n).fill(-1),
       offerLocation: new Int32Array(index.n).fill(-1),
       applied: null,

@@ -4,7 +4,7 @@ import { bitCount } from './bitset';
 import { countRanks, type CountTask } from './count-kernel';
 import { countInParallel, sharedFor, splitWord } from './parallel-count';
 
-const shared = <T extends Int32Array | Uint32Array | Uint16Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
+const shared = <T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
 
 /** A made-up index in shared memory: groups of 1–4 consecutive ranks, 0–8 values per rank. */
 function layout(n: number, seed: number) {
@@ -24,8 +24,15 @@ function layout(n: number, seed: number) {
   const positionOfRank = shared((b) => new Int32Array(b), 4 * n);
   const order = Array.from({ length: n }, (_, rank) => rank).sort(() => random() - 0.5);
   order.forEach((rank, position) => (positionOfRank[rank] = position));
+  // Sort keys by document (ties and missing ones among them) and the id ranks that break ties.
+  const keys = shared((b) => new Float64Array(b), 8 * n);
+  for (let doc = 0; doc < n; doc++) keys[doc] = random() < 0.1 ? NaN : Math.floor(random() * 50);
+  const idRank = shared((b) => new Int32Array(b), 4 * n);
+  Array.from({ length: n }, (_, doc) => doc)
+    .sort(() => random() - 0.5)
+    .forEach((doc, rank) => (idRank[doc] = rank));
   const index = { postOffsets, postings, groupOfRank, groupOrder, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
-  return { index, positionOfRank, random, outLength: valueCount + dims };
+  return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
 it('splits a set where half its members are behind, at the start of a group', () => {
@@ -48,15 +55,17 @@ it('splits a set where half its members are behind, at the start of a group', ()
   );
 });
 
-it('counts and picks on two threads exactly as on one', async () => {
-  for (const [n, density, collapse, pick] of [
-    [5000, 0.05, true, false],
-    [5000, 0.6, true, true],
-    [4000, 0.3, false, false],
-    [6000, 0.9, true, true],
-    [3000, 0.0, true, true],
+it('counts and picks (by kept position, or by sort key and id) on two threads exactly as on one', async () => {
+  for (const [n, density, collapse, pick, sign] of [
+    [5000, 0.05, true, 'none', 1],
+    [5000, 0.6, true, 'position', 1],
+    [4000, 0.3, false, 'none', 1],
+    [6000, 0.9, true, 'position', 1],
+    [3000, 0.0, true, 'position', 1],
+    [5000, 0.5, true, 'key', 1],
+    [7000, 0.8, true, 'key', -1],
   ] as const) {
-    const { index, positionOfRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
+    const { index, positionOfRank, keys, idRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
     const words = (n + 31) >>> 5;
     const ranks = shared((b) => new Uint32Array(b), 4 * words);
     // Dense and sparse stretches: the halves' work differs.
@@ -72,13 +81,13 @@ it('counts and picks on two threads exactly as on one', async () => {
       collapse,
       out: new Int32Array(outLength),
       stamp: new Int32Array(outLength).fill(-1),
-      pick,
-      positionOfRank: pick ? positionOfRank : null,
-      values: null,
-      sign: 1,
-      idRank: null,
-      reps: pick ? new Uint32Array(words) : null,
-      positions: pick ? new Uint32Array(words) : null,
+      pick: pick !== 'none',
+      positionOfRank: pick === 'position' ? positionOfRank : null,
+      values: pick === 'key' ? keys : null,
+      sign,
+      idRank: pick === 'key' ? idRank : null,
+      reps: pick !== 'none' ? new Uint32Array(words) : null,
+      positions: pick !== 'none' ? new Uint32Array(words) : null,
     });
     const alone = task(ranks.slice());
     const pickedAlone = countRanks(alone);
@@ -91,9 +100,10 @@ it('counts and picks on two threads exactly as on one', async () => {
       picked = countInParallel(together, state);
       if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(picked, `n ${n} density ${density}`).toBe(pickedAlone);
+    expect(picked, `n ${n} density ${density} pick ${pick}`).toBe(pickedAlone);
     expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
-    if (pick) {
+    if (pick !== 'none') {
+      if (pick === 'key') expect(pickedAlone).toBeGreaterThan(0);
       expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
       expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
     }

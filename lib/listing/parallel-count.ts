@@ -33,6 +33,9 @@ const COLLAPSE = 4;
 const COUNTS = 5; // 1: count values (out), 0: pick only
 const PICK = 6;
 const PICKED = 7; // the worker's representatives picked
+const VALUES_LOADED = 8; // the id of the sort keys it holds
+const BY_VALUES = 9; // 1: pick by the sort keys (then the id), 0: by position in the kept order
+const SIGN = 10; // the keys' direction: 1 ascending, -1 descending
 const IDLE = 0;
 const TASK = 1;
 const DONE = 2;
@@ -45,13 +48,17 @@ ${KERNEL_SOURCE}
 const control = workerData.control;
 let shared = null;
 let positionOfRank = null;
+let keys = null;
 parentPort.on('message', (message) => {
   if (message.type === 'index') {
     shared = message.shared;
     Atomics.store(control, ${INDEX_LOADED}, shared.id);
-  } else {
+  } else if (message.type === 'positions') {
     positionOfRank = message.positionOfRank;
     Atomics.store(control, ${POSITIONS_LOADED}, message.id);
+  } else {
+    keys = { values: message.values, idRank: message.idRank };
+    Atomics.store(control, ${VALUES_LOADED}, message.id);
   }
   Atomics.notify(control, ${INDEX_LOADED});
 });
@@ -65,6 +72,7 @@ parentPort.on('message', (message) => {
     }
     const counts = control[${COUNTS}] === 1;
     const pick = control[${PICK}] === 1;
+    const byValues = pick && control[${BY_VALUES}] === 1;
     if (counts) shared.out.fill(0);
     if (pick) {
       shared.reps.fill(0);
@@ -75,8 +83,9 @@ parentPort.on('message', (message) => {
       postOffsets: shared.postOffsets, postings: shared.postings, groupOfRank: shared.groupOfRank, groupOrder: shared.groupOrder,
       collapse: control[${COLLAPSE}] === 1,
       out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null,
-      pick, positionOfRank: pick ? positionOfRank : null, values: null, sign: 1, idRank: null,
-      reps: pick ? shared.reps : null, positions: pick ? shared.positions : null,
+      pick, positionOfRank: pick && !byValues ? positionOfRank : null,
+      values: byValues ? keys.values : null, sign: control[${SIGN}], idRank: byValues ? keys.idRank : null,
+      reps: pick ? shared.reps : null, positions: pick && !byValues ? shared.positions : null,
     });
     Atomics.store(control, ${PICKED}, picked);
     Atomics.store(control, ${STATE}, ${DONE});
@@ -117,6 +126,15 @@ function counter(): Counter | null {
 const ids = new WeakMap<ArrayBufferLike, number>();
 let lastId = 0;
 const idOf = (buffer: ArrayBufferLike) => ids.get(buffer) ?? (ids.set(buffer, ++lastId), lastId);
+// Sort keys go with the ids that break their ties: one id per pair (the keys' values change from
+// query to query, not their memory).
+const keyIds = new WeakMap<ArrayBufferLike, { idRank: ArrayBufferLike; id: number }>();
+function keysIdOf(values: ArrayBufferLike, idRank: ArrayBufferLike): number {
+  const known = keyIds.get(values);
+  if (known && known.idRank === idRank) return known.id;
+  keyIds.set(values, { idRank, id: ++lastId });
+  return lastId;
+}
 
 /** Whether the worker holds these (sending them once and waiting a little for it). */
 function loaded(state: Counter, cell: number, id: number, send: () => void): boolean {
@@ -136,13 +154,21 @@ function loaded(state: Counter, cell: number, id: number, send: () => void): boo
 export function countInParallel(task: CountTask, shared: Shared | null): number | null {
   const state = counter();
   if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
-  // With a pick, only by positions in a kept order (the worker has no keys).
-  if (task.pick && !(task.positionOfRank && task.positionOfRank.buffer instanceof SharedArrayBuffer)) return null;
+  // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
+  // reads them in shared memory (keys elsewhere: one thread).
+  const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
+  const { positionOfRank, values, idRank } = task;
+  const byPosition = task.pick && inShared(positionOfRank);
+  const byValues = task.pick && !byPosition && inShared(values) && inShared(idRank);
+  if (task.pick && !byPosition && !byValues) return null;
   if (!loaded(state, INDEX_LOADED, shared.id, () => state.worker.postMessage({ type: 'index', shared }))) return null;
-  const positionOfRank = task.positionOfRank;
-  if (task.pick && positionOfRank) {
+  if (byPosition && positionOfRank) {
     const positionsId = idOf(positionOfRank.buffer);
     if (!loaded(state, POSITIONS_LOADED, positionsId, () => state.worker.postMessage({ type: 'positions', id: positionsId, positionOfRank }))) return null;
+  }
+  if (byValues && values && idRank) {
+    const valuesId = keysIdOf(values.buffer, idRank.buffer);
+    if (!loaded(state, VALUES_LOADED, valuesId, () => state.worker.postMessage({ type: 'values', id: valuesId, values, idRank }))) return null;
   }
   const middle = splitWord(task.ranks, task.groupOfRank);
   const { control } = state;
@@ -150,6 +176,8 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
   control[COLLAPSE] = task.collapse ? 1 : 0;
   control[COUNTS] = task.out ? 1 : 0;
   control[PICK] = task.pick ? 1 : 0;
+  control[BY_VALUES] = byValues ? 1 : 0;
+  control[SIGN] = task.sign;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   let picked = countRanks({ ...task, toWord: middle });
