@@ -6,7 +6,7 @@ import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
 import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
 import { runListing } from './engine';
-import { dropIndexes, indexFor, loadedIndexes, setIndexBudget } from './index-store';
+import { dropIndexes, indexFor, loadedIndexes, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
 
 let database: TestDatabase;
@@ -52,6 +52,16 @@ it('keeps answering from the current index while the next one is built, then swa
   const next = await eventually(() => indexFor(sql, shopId), (index) => docOf(index, 'new') !== undefined, 10_000);
   expect(next.version).toBe(first.version + 1);
   expect(next.n).toBe(21);
+});
+
+it('lets background work (orders prepared after a swap) wait while any index is being built', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(40);
+  const order: string[] = [];
+  const built = indexFor(sql, shopId).then(() => order.push('built'));
+  const background = yieldToBuilds().then(() => order.push('background'));
+  await Promise.all([built, background]);
+  expect(order).toEqual(['built', 'background']);
 });
 
 it('patches availability into a copy: the unfiltered listing in a kept order counts the new stock', async () => {

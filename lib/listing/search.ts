@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { emptySet } from './bitset';
-import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, yieldToEventLoop, type ShopIndex } from './build-index';
 import { IntList } from './int-list';
 import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
 import type { SearchHits } from './engine';
@@ -44,7 +44,8 @@ function addWords(map: Map<string, IntList>, text: unknown, entry: number): void
   }
 }
 
-export async function buildSearchIndex(sql: Sql, index: ShopIndex): Promise<SearchIndex> {
+/** `turn`: how the build gives the event loop a turn between batches of rows (background builds give way to index builds). */
+export async function buildSearchIndex(sql: Sql, index: ShopIndex, turn: () => Promise<void> = yieldToEventLoop): Promise<SearchIndex> {
   const docWords = new Map<string, IntList>();
   const cursor = sql<{ id: string; name: string; model: string | null; book: Record<string, unknown> | null }[]>`
     select id, name, data->>'model' as model, data->'book' as book from products where shop_id = ${index.shopId}`.cursor(5000);
@@ -58,7 +59,7 @@ export async function buildSearchIndex(sql: Sql, index: ShopIndex): Promise<Sear
         DOC_FIELDS.slice(2).forEach((field, i) => addWords(docWords, row.book![field], doc * 8 + 2 + i));
       }
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
   }
   const valueWords = new Map<string, IntList>();
   index.valueKey.forEach((key, value) => {
