@@ -54,14 +54,15 @@ it('keeps answering from the current index while the next one is built, then swa
   expect(next.n).toBe(21);
 });
 
-it('lets background work (orders prepared after a swap) wait while any index is being built', async () => {
+it('lets background work (orders, a word index) wait while any index is being built, unless a query waits for it', async () => {
   const sql = database.ctx.sql;
   const shopId = await shopWith(40);
   const order: string[] = [];
   const built = indexFor(sql, shopId).then(() => order.push('built'));
   const background = yieldToBuilds().then(() => order.push('background'));
-  await Promise.all([built, background]);
-  expect(order).toEqual(['built', 'background']);
+  const wanted = yieldToBuilds(() => true).then(() => order.push('wanted'));
+  await Promise.all([built, background, wanted]);
+  expect(order).toEqual(['wanted', 'built', 'background']);
 });
 
 it('patches availability into a copy: the unfiltered listing in a kept order counts the new stock', async () => {

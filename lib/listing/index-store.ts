@@ -149,7 +149,7 @@ async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> 
   for (const cacheKey of [...previous.cache.keys()]) {
     if (!cacheKey.startsWith('order:')) continue;
     const [, key, dir] = cacheKey.split(':') as [string, SortKey, 'asc' | 'desc'];
-    await prepareSortedDocuments(index, key, dir, yieldToBuilds);
+    await prepareSortedDocuments(index, key, dir, () => yieldToBuilds());
   }
 }
 
@@ -158,9 +158,9 @@ async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> 
  * a build is what a shop's freshness waits for (taking turns with a million-product shop's orders,
  * a 10,000-product shop's rebuild took 650 ms instead of ~100).
  */
-export async function yieldToBuilds(): Promise<void> {
+export async function yieldToBuilds(urgent: () => boolean = () => false): Promise<void> {
   await yieldToEventLoop();
-  while ([...store().entries.values()].some((entry) => entry.building)) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!urgent() && [...store().entries.values()].some((entry) => entry.building)) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function enforceBudget(): void {
@@ -213,11 +213,16 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   return entry.building;
 }
 
-/** The word index of a listing index, built on first use (`background`: giving way to index builds). */
+/**
+ * The word index of a listing index, built on first use. `background`: built ahead of queries,
+ * giving way to index builds until a query waits for it.
+ */
 export function searchIndexFor(index: ShopIndex, background = false): Promise<SearchIndex> {
+  if (!background) index.cache.set('search-wanted', true);
   const cached = index.cache.get('search') as Promise<SearchIndex> | undefined;
   if (cached) return cached;
-  const building = buildSearchIndex(store().sql!, index, background ? yieldToBuilds : undefined);
+  const turn = () => yieldToBuilds(() => index.cache.has('search-wanted'));
+  const building = buildSearchIndex(store().sql!, index, turn);
   index.cache.set('search', building);
   // Counted in the memory budget once built.
   void building.then((search) => index.cache.set('search-index', search)).catch(() => undefined);
