@@ -505,8 +505,8 @@ function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
 
 /**
  * Drops what queries kept with the index (the benchmark's cold runs): facet counts, result sizes,
- * sorted small results, location offers and the location prices left written. Kept: what the index is built or warmed
- * with (orders, the default base counts).
+ * sorted results, location offers and the location prices left written. Kept: what the index is
+ * built or warmed with (orders, the default base counts).
  */
 export function forgetKept(index: ShopIndex): void {
   index.cache.delete('facet-counts');
