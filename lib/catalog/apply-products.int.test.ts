@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { itemTexts } from './item-digest';
+import { bodyItems } from './sent-items';
+import { scanJson } from '@/lib/http/json-scan';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 
@@ -16,10 +17,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** As the applier does it: the items parsed from the body's text, with their digests. */
+/** As the applier does it: the items read from the body's bytes, with their digests. */
 function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
-  const list = (JSON.parse(text) as { items: unknown[] }).items;
-  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, list, { texts: itemTexts(Buffer.from(text), 'items', list.length) }));
+  const body = Buffer.from(text);
+  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, scanJson(body)!.get('items')!.elements!)));
 }
 const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
 const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));

@@ -5,7 +5,7 @@ import { Phases } from '@/lib/imports/phases';
 import { copyField, copyRows, copyText, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
 import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS } from './prepared-items';
-import type { ItemTexts } from './item-digest';
+import { listedItems, type SentItems } from './sent-items';
 import { identifier } from './schemas';
 import { bumpCatalogVersion } from './version';
 
@@ -29,14 +29,6 @@ function warnAbout(outcome: ImportOutcome, known: Known, id: string, position: n
   }
 }
 
-type RawItem = { id?: unknown; available?: unknown; categories?: unknown[]; locations?: { location: unknown }[] | null };
-
-/** The id ItemInput would give `raw`, if it has one of the right type. */
-function rawId(raw: unknown): string | undefined {
-  const id = typeof raw === 'object' && raw !== null ? (raw as RawItem).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
-}
-
 type Stored = { source_digest: string | null; available: boolean | null };
 
 /**
@@ -45,10 +37,10 @@ type Stored = { source_digest: string | null; available: boolean | null };
  * tables); an item whose digest matches was stored from these exact bytes and needs no
  * validation and no write.
  */
-async function lookUp(tx: TransactionSql, shopId: string, list: unknown[]): Promise<{ lookedUp: Set<string>; stored: Map<string, Stored> }> {
+async function lookUp(tx: TransactionSql, shopId: string, items: SentItems): Promise<{ lookedUp: Set<string>; stored: Map<string, Stored> }> {
   const counts = new Map<string, number>();
-  for (const raw of list) {
-    const id = rawId(raw);
+  for (let position = 0; position < items.count; position++) {
+    const id = items.id(position);
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   // An id named twice goes through staging: the last occurrence must win over an earlier one.
@@ -91,7 +83,6 @@ type Plan = {
   shopId: string;
   mode: 'put' | 'load';
   version: number;
-  texts: ItemTexts | undefined;
   lookedUp: Set<string>;
   stored: Map<string, Stored>;
   known: Known;
@@ -106,17 +97,16 @@ type Plan = {
  * `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY chunk while the next is
  * prepared; the other kind is held for a second COPY.
  */
-function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
-  const { texts, stored, lookedUp, known } = plan;
+function* sortedLines(items: SentItems, plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
+  const { stored, lookedUp, known } = plan;
   const newSuffix = `\t${plan.version}`;
   const newPrefix = `${copyField(plan.shopId)}\t`;
-  for (let position = 0; position < list.length; position++) {
-    const raw = list[position];
-    const digest = texts?.digests[position] ?? null;
-    const id = rawId(raw);
-    if (digest !== null && id !== undefined && stored.get(id)?.source_digest === digest) {
+  for (let position = 0; position < items.count; position++) {
+    const digest = items.digest(position);
+    const id = digest === null ? undefined : items.id(position);
+    if (id !== undefined && stored.get(id)?.source_digest === digest) {
       // These exact bytes passed validation before: the coercions below are ItemInput's.
-      const item = raw as RawItem;
+      const item = items.summary(position);
       const available = item.available === null || item.available === undefined ? true : typeof item.available === 'number' ? item.available > 0 : item.available === true;
       sorted.ids.add(id);
       sorted.valid++;
@@ -125,7 +115,7 @@ function* sortedLines(list: unknown[], plan: Plan, outcome: ImportOutcome, sorte
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       continue;
     }
-    const item = prepareForCopy(raw, position, plan.facets, texts && (() => texts.text(position)));
+    const item = prepareForCopy(items.value(position), position, plan.facets, () => items.text(position));
     if (!item.ok) {
       outcome.reject(item.problem);
       continue;
@@ -173,18 +163,13 @@ const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS, 'source_digest'];
  * into their tables; stored ones go through staging and an upsert that writes only rows whose
  * data changed (keeping sales_rate and first_added_at) and rewrites their offers. Then
  * availability is set. `load` also marks every product of the shop that is not in the request
- * as not in stock. `texts` are the items as sent (itemTexts), when known.
+ * as not in stock. `sent` are the items as sent (bodyItems), or values (listedItems).
  */
-export async function applyProducts(
-  tx: TransactionSql,
-  shopId: string,
-  mode: 'put' | 'load',
-  list: unknown[],
-  { texts, phases = new Phases() }: { texts?: ItemTexts; phases?: Phases } = {},
-): Promise<ImportOutcome> {
+export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', sent: SentItems | unknown[], phases = new Phases()): Promise<ImportOutcome> {
+  const items = Array.isArray(sent) ? listedItems(sent) : sent;
   const outcome = new ImportOutcome();
-  outcome.itemsTotal = list.length;
-  const [categories, locations, { lookedUp, stored }] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), lookUp(tx, shopId, list)]);
+  outcome.itemsTotal = items.count;
+  const [categories, locations, { lookedUp, stored }] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), lookUp(tx, shopId, items)]);
   phases.mark('look up');
   const version = await bumpCatalogVersion(tx, shopId);
   outcome.version = version;
@@ -194,10 +179,10 @@ export async function applyProducts(
   phases.mark('facet dictionary');
 
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
-  const streamNew = lookedUp.size - stored.size >= list.length / 2;
-  const plan: Plan = { shopId, mode, version, texts, lookedUp, stored, known: { categories, locations }, streamNew, facets };
+  const streamNew = lookedUp.size - stored.size >= items.count / 2;
+  const plan: Plan = { shopId, mode, version, lookedUp, stored, known: { categories, locations }, streamNew, facets };
   const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0, staged: 0 };
-  const lines = sortedLines(list, plan, outcome, sorted);
+  const lines = sortedLines(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
   phases.mark('staging tables');

@@ -1,6 +1,6 @@
-// Where each element of a top-level array sits in a JSON text, without parsing it: the applier
-// hashes each item's bytes as sent, so an item sent again unchanged is recognised before any
-// validation. The text must already be known to be valid JSON (JSON.parse accepted it).
+// Where an item's members sit in its JSON text, without parsing it: an item sent again unchanged
+// needs only its id, availability, categories and offers' locations. The text must already be
+// known to be valid JSON (scanJson or JSON.parse accepted it).
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -53,43 +53,46 @@ function skipValue(bytes: Uint8Array, i: number): number {
 
 const decoder = new TextDecoder();
 
+/** A key's bytes without quotes, to compare with a key as sent. */
+export function keyBytes(key: string): Uint8Array {
+  return new TextEncoder().encode(key);
+}
+
+function sameBytes(bytes: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  if (end - start !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (bytes[start + k] !== key[k]) return false;
+  return true;
+}
+
 /**
- * Start and end offsets (pairs, in bytes) of the elements of the array under `field` in the
- * top-level object; the last occurrence of the key counts, as in JSON.parse. Undefined when the
- * key is absent or does not hold an array.
+ * Finds the members named `keys` in the object at `start` (no leading space): the span of
+ * `keys[k]`'s value goes to out[2k] and out[2k + 1], or -1 and -1 when absent. The last
+ * occurrence of a key counts and escaped keys are decoded, as in JSON.parse. False when the
+ * value at `start` is not an object.
  */
-export function arraySpans(bytes: Uint8Array, field: string): Int32Array | undefined {
-  let i = skipSpace(bytes, 0);
-  if (bytes[i] !== OPEN_BRACE) return undefined;
-  i = skipSpace(bytes, i + 1);
-  let found: number[] | undefined;
+export function objectMembers(bytes: Uint8Array, start: number, keys: readonly Uint8Array[], out: Int32Array): boolean {
+  out.fill(-1);
+  if (bytes[start] !== OPEN_BRACE) return false;
+  let i = skipSpace(bytes, start + 1);
   while (i < bytes.length && bytes[i] === QUOTE) {
     const keyEnd = skipString(bytes, i);
-    const key = JSON.parse(decoder.decode(bytes.subarray(i, keyEnd))) as string;
-    i = skipSpace(bytes, keyEnd);
-    if (bytes[i] !== COLON) return undefined;
-    i = skipSpace(bytes, i + 1);
-    if (key === field) {
-      found = undefined;
-      if (bytes[i] === OPEN_BRACKET) {
-        const spans: number[] = [];
-        i = skipSpace(bytes, i + 1);
-        while (i < bytes.length && bytes[i] !== CLOSE_BRACKET) {
-          const end = skipValue(bytes, i);
-          spans.push(i, end);
-          i = skipSpace(bytes, end);
-          if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1);
-        }
-        i++;
-        found = spans;
-      } else {
-        i = skipValue(bytes, i);
-      }
+    let found = -1;
+    if (bytes.subarray(i + 1, keyEnd - 1).includes(BACKSLASH)) {
+      const key = new TextEncoder().encode(JSON.parse(decoder.decode(bytes.subarray(i, keyEnd))) as string);
+      found = keys.findIndex((wanted) => sameBytes(key, 0, key.length, wanted));
     } else {
-      i = skipValue(bytes, i);
+      for (let k = 0; k < keys.length && found < 0; k++) if (sameBytes(bytes, i + 1, keyEnd - 1, keys[k])) found = k;
     }
-    i = skipSpace(bytes, i);
+    i = skipSpace(bytes, keyEnd);
+    if (bytes[i] !== COLON) return true;
+    i = skipSpace(bytes, i + 1);
+    const end = skipValue(bytes, i);
+    if (found >= 0) {
+      out[2 * found] = i;
+      out[2 * found + 1] = end;
+    }
+    i = skipSpace(bytes, end);
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1);
   }
-  return found && Int32Array.from(found);
+  return true;
 }

@@ -99,7 +99,7 @@ export type PreparedItem =
  * Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not.
  * `sentText` gives the item's JSON as sent, used for `data` when validation changed nothing.
  */
-export function prepareForCopy(raw: unknown, position: number, facets: FacetEncoder, sentText?: () => string): PreparedItem {
+export function prepareForCopy(raw: unknown, position: number, facets: FacetEncoder, sentText?: () => string | undefined): PreparedItem {
   const checked = checkItem(raw);
   let item = checked?.item;
   if (item === undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonBody } from './body';
+import { memberValue, readJsonBody, readScannedBody } from './body';
 import { AppError } from './errors';
 
 const request = (body: BodyInit | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
@@ -69,5 +69,18 @@ describe('readJsonBody', () => {
     expect(bad.message).toMatch(/^Request body is not valid JSON: /);
     const empty = await failure(readJsonBody(request(''), 100));
     expect(empty.message).toBe('Request body is empty; expected a JSON object');
+  });
+
+  it('scans a body without parsing it: members by key, the same faults named with their byte', async () => {
+    const { raw, members } = await readScannedBody(request('{"shop_id": "s", "items": [{"id": 1}, 2]}'), 100);
+    expect(memberValue(raw, members!, 'shop_id')).toBe('s');
+    expect(memberValue(raw, members!, 'missing')).toBeUndefined();
+    expect(Array.from(members!.get('items')!.elements!)).toEqual([27, 36, 38, 39]);
+    expect((await readScannedBody(request('[1]'), 100)).members).toBeNull();
+    const bad = await failure(readScannedBody(request('{"a":'), 100));
+    expect(bad.code).toBe('VALIDATION');
+    expect(bad.message).toBe('Request body is not valid JSON: Unexpected end of JSON at byte 5');
+    const tooLarge = await failure(readScannedBody(request('{"a":"'.padEnd(200, 'x') + '"}'), 100));
+    expect(tooLarge.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });

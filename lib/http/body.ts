@@ -1,4 +1,5 @@
 import { AppError } from './errors';
+import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 
 export type JsonBody = { raw: Buffer; json: unknown };
 
@@ -8,11 +9,11 @@ function isJsonContentType(value: string | null): boolean {
 }
 
 /**
- * Reads a JSON request body: 415 unless Content-Type is application/json, 413 past `limit` bytes
- * (refused from Content-Length alone when it says so, otherwise reading stops at the limit),
- * 400 when the bytes are not JSON. `onBytes` sees the bytes before they are parsed.
+ * Reads a request body that must be JSON: 415 unless Content-Type is application/json, 413 past
+ * `limit` bytes (refused from Content-Length alone when it says so, otherwise reading stops at
+ * the limit), 400 when empty. The bytes are not parsed.
  */
-export async function readJsonBody(req: Request, limit: number, onBytes?: (raw: Buffer) => void): Promise<JsonBody> {
+async function readBodyBytes(req: Request, limit: number): Promise<Buffer> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
@@ -37,10 +38,37 @@ export async function readJsonBody(req: Request, limit: number, onBytes?: (raw: 
   }
   const raw = Buffer.concat(chunks, size);
   if (size === 0) throw new AppError('VALIDATION', 'Request body is empty; expected a JSON object');
-  onBytes?.(raw);
+  return raw;
+}
+
+/** Reads a JSON request body (see readBodyBytes); 400 when the bytes are not JSON. */
+export async function readJsonBody(req: Request, limit: number): Promise<JsonBody> {
+  const raw = await readBodyBytes(req, limit);
   try {
     return { raw, json: JSON.parse(raw.toString('utf8')) };
   } catch (error) {
     throw new AppError('VALIDATION', `Request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Reads a JSON request body as readJsonBody does, but checks it without building it (scanJson):
+ * for large bodies whose parts are parsed later, when needed. `members` is null when the body is
+ * JSON but not an object. `onBytes` sees the bytes before they are checked.
+ */
+export async function readScannedBody(req: Request, limit: number, onBytes?: (raw: Buffer) => void): Promise<{ raw: Buffer; members: ScannedObject | null }> {
+  const raw = await readBodyBytes(req, limit);
+  onBytes?.(raw);
+  try {
+    return { raw, members: scanJson(raw) };
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new AppError('VALIDATION', `Request body is not valid JSON: ${error.message}`);
+  }
+}
+
+/** A member of a scanned body, parsed (undefined when absent). */
+export function memberValue(raw: Buffer, members: ScannedObject, key: string): unknown {
+  const member = members.get(key);
+  return member && JSON.parse(raw.toString('utf8', member.start, member.end));
 }

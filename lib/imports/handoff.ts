@@ -1,9 +1,12 @@
-// Intake has just parsed an import's body; the applier, usually in the same process a moment
-// later, would gunzip and parse it again (~15 µs an item). Bodies accepted here are kept for
-// it, a few at a time: the applier takes its import's body if this process still holds it, and
-// reads the stored copy otherwise (another process, a restart, a body evicted meanwhile).
+// Intake has just read and checked an import's body; the applier, usually in the same process a
+// moment later, would gunzip and check it again. Bodies accepted here are kept for it, a few at
+// a time: the applier takes its import's body if this process still holds it, and reads the
+// stored copy otherwise (another process, a restart, a body evicted meanwhile).
 
-export type HandedBody = { raw: Buffer; json: Record<string, unknown> };
+import type { ScannedObject } from '@/lib/http/json-scan';
+
+/** An import's body: its bytes and where its top-level members are (scanJson). */
+export type HandedBody = { raw: Buffer; members: ScannedObject };
 
 const MAX_BYTES = 48 * 1024 * 1024;
 // A body not taken by then was applied elsewhere (another worker process) or will be read from
@@ -46,5 +49,5 @@ export function takeOver(importId: number): HandedBody | undefined {
   if (!body) return undefined;
   held.bodies.delete(importId);
   held.bytes -= body.raw.length;
-  return { raw: body.raw, json: body.json };
+  return { raw: body.raw, members: body.members };
 }

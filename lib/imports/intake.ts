@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { readJsonBody } from '@/lib/http/body';
+import { memberValue, readScannedBody } from '@/lib/http/body';
 import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
@@ -15,10 +15,6 @@ import { ProductMethod, WebhookUrl } from './schemas';
 const gzip = promisify(zlib.gzip);
 const SHOP_INTAKE_LOCK = 7_300;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Takes an import request as CONTRACT §3 orders it: body limits, credentials, the shop's rate
  * limit, envelope checks; then stores the raw body, its import record and the job in one
@@ -30,32 +26,37 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
   // Compressed for storage on the thread pool while this thread parses it (~20 ms of 5,000 items).
   let compressed: Promise<Buffer> | undefined;
-  const { raw, json } = await readJsonBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, (bytes) => {
+  // The body is checked, not parsed: the applier parses only the items it must.
+  const { raw, members } = await readScannedBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, (bytes) => {
     compressed = gzip(bytes, { level: 1 });
     compressed.catch(() => {});
   });
-  if (!isObject(json)) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
-  const shop = await authenticateShop(ctx.sql, json.shop_id, json.shop_secret).catch((error: unknown) => {
+  if (!members) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
+  const json = (key: string) => memberValue(raw, members, key);
+  const shop = await authenticateShop(ctx.sql, json('shop_id'), json('shop_secret')).catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
     throw error;
   });
   if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
 
   let method = httpMethod;
-  if (resource === 'products' && httpMethod === 'POST' && json.method !== undefined && json.method !== null) {
-    const parsed = ProductMethod.safeParse(json.method);
+  const requested = json('method');
+  if (resource === 'products' && httpMethod === 'POST' && requested !== undefined && requested !== null) {
+    const parsed = ProductMethod.safeParse(requested);
     if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
     method = parsed.data;
   }
   const operation = operationFor(resource, method);
   if (!operation) throw new AppError('VALIDATION', `${method} is not supported on /import/${resource}`);
   const field = operations[operation].field;
-  const list = json[field];
+  const list = members.get(field);
   if (list === undefined) throw new AppError('VALIDATION', `${field} is required`);
-  if (!Array.isArray(list)) throw new AppError('VALIDATION', `${field} must be an array`);
+  if (list.elements === undefined) throw new AppError('VALIDATION', `${field} must be an array`);
+  const itemsTotal = list.elements.length / 2;
   let webhook: string | null = null;
-  if (json.webhook !== undefined && json.webhook !== null && json.webhook !== '') {
-    const parsed = WebhookUrl.safeParse(json.webhook);
+  const requestedWebhook = json('webhook');
+  if (requestedWebhook !== undefined && requestedWebhook !== null && requestedWebhook !== '') {
+    const parsed = WebhookUrl.safeParse(requestedWebhook);
     if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
     webhook = parsed.data;
   }
@@ -67,13 +68,13 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     await tx`select pg_advisory_xact_lock(${SHOP_INTAKE_LOCK}, hashtext(${shop.id}))`;
     const [record] = await tx<{ id: number }[]>`
       insert into imports (shop_id, operation, items_total, webhook, body_bytes)
-      values (${shop.id}, ${operation}, ${list.length}, ${webhook}, ${raw.length})
+      values (${shop.id}, ${operation}, ${itemsTotal}, ${webhook}, ${raw.length})
       returning id`;
     await tx`insert into import_bodies (shop_id, import_id, body) values (${shop.id}, ${record.id}, ${body})`;
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
   // Only a process that applies imports itself can take the body over.
-  if (ctx.settings.workers) handOver(importId, { raw, json });
+  if (ctx.settings.workers) handOver(importId, { raw, members });
   return { importId };
 }

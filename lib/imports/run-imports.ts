@@ -3,7 +3,8 @@ import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
-import { itemTexts } from '@/lib/catalog/item-digest';
+import { bodyItems } from '@/lib/catalog/sent-items';
+import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
 import { takeOver, type HandedBody } from './handoff';
@@ -94,17 +95,19 @@ export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]
   return rows.map((row) => row.shop_id);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, { raw: text, json: body }: HandedBody, phases: Phases): Promise<ImportOutcome> {
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, { raw, members }: HandedBody, phases: Phases): Promise<ImportOutcome> {
   const { resource, field } = operations[operation];
-  const list = body[field] as unknown[];
+  // Intake made sure it is there and an array.
+  const member = members.get(field)!;
   const verb = operation.split('.')[1];
+  if (verb === 'put' || verb === 'load') {
+    const items = bodyItems(raw, member.elements!);
+    phases.mark('digests');
+    return applyProducts(tx, shopId, verb, items, phases);
+  }
+  const list = JSON.parse(raw.toString('utf8', member.start, member.end)) as unknown[];
   if (resource === 'categories' || resource === 'locations') {
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
-  }
-  if (verb === 'put' || verb === 'load') {
-    const texts = itemTexts(text, field, list.length);
-    phases.mark('digests');
-    return applyProducts(tx, shopId, verb, list, { texts, phases });
   }
   return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list, phases);
 }
@@ -125,7 +128,8 @@ async function readStoredBody(ctx: AppContext, shopId: string, importId: number)
   const [stored] = await ctx.sql<{ body: Buffer }[]>`
     select body from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
   const raw = await gunzip(stored.body);
-  return { raw, json: JSON.parse(raw.toString('utf8')) as Record<string, unknown> };
+  // Intake accepted it as a JSON object.
+  return { raw, members: scanJson(raw)! };
 }
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending, readBody?: HandedBody): Promise<void> {

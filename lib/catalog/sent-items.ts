@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import { keyBytes, objectMembers } from './item-spans';
+
+// Bump when the row stored for the same item text would change (the schema's output,
+// prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
+const DIGEST_VERSION = '1:';
+
+/** What applying an item sent unchanged reads of it, as JSON.parse gives it. */
+export type ItemSummary = { id?: unknown; available?: unknown; categories?: unknown[]; locations?: { location: unknown }[] | null };
+
+/**
+ * The items of an import. An item whose digest matches the stored one is only summarised; the
+ * others are parsed whole (`value`), with their text as sent when known.
+ */
+export type SentItems = {
+  count: number;
+  /** A digest of the item's bytes as sent; null when they are not known. */
+  digest: (position: number) => string | null;
+  /** The item's id as ItemInput would give it, when it has one of the right type. */
+  id: (position: number) => string | undefined;
+  summary: (position: number) => ItemSummary;
+  value: (position: number) => unknown;
+  /** The item's JSON text as sent (after `value` for the same position), when known. */
+  text: (position: number) => string | undefined;
+};
+
+function idOf(id: unknown): string | undefined {
+  return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
+}
+
+/** Items given as values (tests, tools): no digests, so each is validated and written. */
+export function listedItems(list: unknown[]): SentItems {
+  const summary = (position: number): ItemSummary => {
+    const raw = list[position];
+    return typeof raw === 'object' && raw !== null ? (raw as ItemSummary) : {};
+  };
+  return {
+    count: list.length,
+    digest: () => null,
+    id: (position) => idOf(summary(position).id),
+    summary,
+    value: (position) => list[position],
+    text: () => undefined,
+  };
+}
+
+const KEYS = ['id', 'available', 'categories', 'locations'].map(keyBytes);
+const [ID, AVAILABLE, CATEGORIES, LOCATIONS] = [0, 1, 2, 3];
+
+/**
+ * The items of a request body as sent: `spans` are their start/end byte offsets (scanJson's
+ * elements). Each item's digest (~3 µs) and the places of the members a summary needs are
+ * found up front; an item is decoded and parsed only when asked for whole.
+ */
+export function bodyItems(body: Buffer, spans: Int32Array): SentItems {
+  const count = spans.length / 2;
+  const digests = new Array<string>(count);
+  const members = new Int32Array(count * 2 * KEYS.length);
+  const out = new Int32Array(2 * KEYS.length);
+  for (let i = 0; i < count; i++) {
+    digests[i] = DIGEST_VERSION + crypto.hash('md5', body.subarray(spans[2 * i], spans[2 * i + 1]), 'base64');
+    // Not an object: every member stays absent, and validation says what is wrong.
+    objectMembers(body, spans[2 * i], KEYS, out);
+    members.set(out, i * out.length);
+  }
+  const member = (position: number, key: number): unknown => {
+    const start = members[position * 2 * KEYS.length + 2 * key];
+    if (start < 0) return undefined;
+    const end = members[position * 2 * KEYS.length + 2 * key + 1];
+    // Most ids are plain strings: no JSON.parse for them.
+    if (body[start] === 0x22 && !body.subarray(start, end).includes(0x5c)) return body.toString('utf8', start + 1, end - 1);
+    return JSON.parse(body.toString('utf8', start, end));
+  };
+  let lastPosition = -1;
+  let lastText = '';
+  const text = (position: number) => {
+    if (position !== lastPosition) {
+      lastText = body.toString('utf8', spans[2 * position], spans[2 * position + 1]);
+      lastPosition = position;
+    }
+    return lastText;
+  };
+  return {
+    count,
+    digest: (position) => digests[position],
+    id: (position) => idOf(member(position, ID)),
+    summary: (position) => ({
+      available: member(position, AVAILABLE),
+      categories: member(position, CATEGORIES) as unknown[] | undefined,
+      locations: member(position, LOCATIONS) as ItemSummary['locations'],
+    }),
+    value: (position) => JSON.parse(text(position)),
+    text,
+  };
+}

@@ -1,0 +1,122 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonSyntaxError, scanJson } from './json-scan';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** What JSON.parse says of the same bytes: the value, or that it throws. */
+function parsed(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Checks scanJson against JSON.parse on `bytes`: same verdict, and members that parse to the same values. */
+function agrees(bytes: Uint8Array): void {
+  const expected = parsed(bytes);
+  let members: ReturnType<typeof scanJson>;
+  try {
+    members = scanJson(bytes);
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect(expected.ok, `scanJson refused valid JSON: ${decoder.decode(bytes)} (${(error as Error).message})`).toBe(false);
+    return;
+  }
+  expect(expected.ok, `scanJson accepted invalid JSON: ${decoder.decode(bytes)}`).toBe(true);
+  if (!expected.ok) return;
+  const value = expected.value;
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject) {
+    expect(members).toBeNull();
+    return;
+  }
+  expect(members).not.toBeNull();
+  const object = value as Record<string, unknown>;
+  expect(new Set(members!.keys())).toEqual(new Set(Object.keys(object)));
+  for (const [key, member] of members!) {
+    const text = (start: number, end: number) => decoder.decode(bytes.subarray(start, end));
+    expect(JSON.parse(text(member.start, member.end))).toEqual(object[key]);
+    if (Array.isArray(object[key])) {
+      const elements = member.elements!;
+      expect(elements.length).toBe(2 * (object[key] as unknown[]).length);
+      (object[key] as unknown[]).forEach((element, k) => expect(JSON.parse(text(elements[2 * k], elements[2 * k + 1]))).toEqual(element));
+    } else {
+      expect(member.elements).toBeUndefined();
+    }
+  }
+}
+
+// Pieces JSON is made of, and bytes that break it: put together at random, they make mostly
+// invalid texts that are close to valid ones.
+const PIECES = ['{', '}', '[', ']', ',', ':', ' ', '\n', '\t', '"', '"a"', '"k"', '1', '-', '0', '.5', 'e', 'E+', '2', 'true', 'tru', 'null', 'false', '\\', '\\u00e9', '\\x', '\u0001', 'é', '\u{1f600}', '\\"'];
+
+describe('scanJson', () => {
+  it('agrees with JSON.parse on generated JSON values, formatted or not', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        agrees(encoder.encode(JSON.stringify(value, null, pretty ? 2 : undefined)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees with JSON.parse on import-like objects', () => {
+    const member = fc.oneof(fc.array(fc.jsonValue(), { maxLength: 6 }), fc.jsonValue());
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), member, { maxKeys: 5 }), fc.boolean(), (object, pretty) => {
+        agrees(encoder.encode(JSON.stringify(object, null, pretty ? 1 : undefined)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees with JSON.parse on near-JSON texts, valid or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 14 }), (pieces) => {
+        agrees(encoder.encode(pieces.join('')));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('agrees with JSON.parse when one byte of a valid text is changed, dropped or cut off', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue(), { maxKeys: 4 }), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('change', 'drop', 'cut'), (object, at, byte, how) => {
+        const bytes = encoder.encode(JSON.stringify(object));
+        const k = at % bytes.length;
+        if (how === 'change') bytes[k] = byte;
+        const mutated = how === 'drop' ? new Uint8Array([...bytes.subarray(0, k), ...bytes.subarray(k + 1)]) : how === 'cut' ? bytes.subarray(0, k) : bytes;
+        agrees(mutated);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('takes the last of a repeated key, unescapes keys and reads deep nesting without recursion', () => {
+    const members = scanJson(encoder.encode('{"items":[1],"\\u0069tems":[2,3],"x":{}}'))!;
+    expect([...members.keys()].sort()).toEqual(['items', 'x']);
+    expect(Array.from(members.get('items')!.elements!)).toEqual([27, 28, 29, 30]);
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    expect(scanJson(encoder.encode(deep))).toBeNull();
+  });
+
+  it('names the fault and its byte offset', () => {
+    const fault = (text: string) => {
+      try {
+        scanJson(encoder.encode(text));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(fault('{"a":')).toBe('Unexpected end of JSON at byte 5');
+    expect(fault('{"a":1,}')).toBe("Unexpected character '}' at byte 7");
+    expect(fault('{"a":"x\ny"}')).toBe('Bad control character 0x0a in string at byte 7');
+    expect(fault('{"a":"\\q"}')).toBe('Bad escape in string at byte 6');
+    expect(fault('{"a":"open')).toBe('Unterminated string at byte 5');
+    expect(fault('\ufeff{}')).toBe('Unexpected byte 0xef at byte 0');
+  });
+});

@@ -1,0 +1,215 @@
+// Checks a JSON text byte by byte without building its values, and says where the top-level
+// object's members and their array elements sit. An import body of 5,000 items (6.5 MB) is
+// checked in a few milliseconds, where decoding and JSON.parse took ~60 ms and left ~100,000
+// objects for the collector; the applier then parses only the items it must.
+//
+// It accepts exactly what JSON.parse accepts of the same bytes decoded as UTF-8: a byte that is
+// not valid UTF-8 decodes to U+FFFD, which is allowed inside strings and nowhere else, and so is
+// every byte of 0x80 and above here.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** A member's value: [start, end) in bytes; for an array, its elements as start/end pairs. */
+export type ScannedMember = { start: number; end: number; elements?: Int32Array };
+/** The members of the top-level object by key (the last of a repeated key, as in JSON.parse). */
+export type ScannedObject = Map<string, ScannedMember>;
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(`${message} at byte ${position}`);
+  }
+}
+
+const decoder = new TextDecoder();
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+function isHex(byte: number): boolean {
+  return (byte >= ZERO && byte <= NINE) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46);
+}
+
+function describe(bytes: Uint8Array, i: number): string {
+  if (i >= bytes.length) return 'Unexpected end of JSON';
+  const byte = bytes[i];
+  return byte >= 0x21 && byte < 0x7f ? `Unexpected character '${String.fromCharCode(byte)}'` : `Unexpected byte 0x${byte.toString(16).padStart(2, '0')}`;
+}
+
+function fail(bytes: Uint8Array, i: number): never {
+  throw new JsonSyntaxError(describe(bytes, i), i);
+}
+
+function skipSpace(bytes: Uint8Array, i: number): number {
+  while (i < bytes.length && isSpace(bytes[i])) i++;
+  return i;
+}
+
+// Bytes that a string holds as they are: not a quote, a backslash or a control character.
+const PLAIN = new Uint8Array(256).map((_, byte) => (byte >= 0x20 && byte !== QUOTE && byte !== BACKSLASH ? 1 : 0));
+
+/** Index just past the string whose opening quote is at `i`. */
+function scanString(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  let j = i + 1;
+  while (j < n) {
+    while (j < n && PLAIN[bytes[j]] === 1) j++;
+    const byte = bytes[j];
+    if (byte === QUOTE) return j + 1;
+    if (byte === BACKSLASH) {
+      const escaped = bytes[j + 1];
+      if (escaped === 0x75) {
+        if (!(isHex(bytes[j + 2]) && isHex(bytes[j + 3]) && isHex(bytes[j + 4]) && isHex(bytes[j + 5]))) {
+          throw new JsonSyntaxError('Bad \\u escape in string', j);
+        }
+        j += 6;
+      } else if (escaped === QUOTE || escaped === BACKSLASH || escaped === 0x2f || escaped === 0x62 || escaped === 0x66 || escaped === 0x6e || escaped === 0x72 || escaped === 0x74) {
+        j += 2;
+      } else {
+        if (j + 1 >= n) break;
+        throw new JsonSyntaxError('Bad escape in string', j);
+      }
+    } else {
+      if (j >= n) break;
+      throw new JsonSyntaxError(`Bad control character 0x${byte.toString(16).padStart(2, '0')} in string`, j);
+    }
+  }
+  throw new JsonSyntaxError('Unterminated string', i);
+}
+
+function scanDigits(bytes: Uint8Array, i: number): number {
+  const start = i;
+  while (i < bytes.length && bytes[i] >= ZERO && bytes[i] <= NINE) i++;
+  if (i === start) fail(bytes, i);
+  return i;
+}
+
+/** Index just past the number starting at `i`: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
+function scanNumber(bytes: Uint8Array, i: number): number {
+  if (bytes[i] === MINUS) i++;
+  if (bytes[i] === ZERO) i++;
+  else i = scanDigits(bytes, i);
+  if (bytes[i] === DOT) i = scanDigits(bytes, i + 1);
+  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+    i++;
+    if (bytes[i] === PLUS || bytes[i] === MINUS) i++;
+    i = scanDigits(bytes, i);
+  }
+  return i;
+}
+
+const LITERALS: Record<number, Uint8Array> = {
+  0x74: new TextEncoder().encode('true'),
+  0x66: new TextEncoder().encode('false'),
+  0x6e: new TextEncoder().encode('null'),
+};
+
+/** Index just past a value that is not an object or array, starting at `i`. */
+function scanScalar(bytes: Uint8Array, i: number): number {
+  const byte = bytes[i];
+  if (byte === QUOTE) return scanString(bytes, i);
+  if (byte === MINUS || (byte >= ZERO && byte <= NINE)) return scanNumber(bytes, i);
+  const literal = LITERALS[byte];
+  if (literal === undefined) fail(bytes, i);
+  for (let k = 1; k < literal.length; k++) if (bytes[i + k] !== literal[k]) fail(bytes, i + k);
+  return i + literal.length;
+}
+
+const IN_OBJECT = 1;
+const IN_ARRAY = 2;
+
+/**
+ * Checks that `bytes` hold one JSON text (throws JsonSyntaxError naming the first fault and its
+ * byte offset) and, when it is an object, returns its members; null for any other JSON value.
+ * Nesting depth is unlimited (no recursion).
+ */
+export function scanJson(bytes: Uint8Array): ScannedObject | null {
+  const n = bytes.length;
+  const stack: number[] = [];
+  let i = skipSpace(bytes, 0);
+  const topIsObject = bytes[i] === OPEN_BRACE;
+  const members: ScannedObject = new Map();
+  let key = '';
+  let memberStart = 0;
+  // Elements of the top-level member being read, when it is an array.
+  let elements: number[] | undefined;
+
+  // Reads a key and its colon at `i` (space skipped): the index of the value after them.
+  const readKey = (at: number): number => {
+    if (bytes[at] !== QUOTE) fail(bytes, at);
+    const end = scanString(bytes, at);
+    if (stack.length === 1) {
+      const raw = bytes.subarray(at + 1, end - 1);
+      key = raw.includes(BACKSLASH) ? (JSON.parse(decoder.decode(bytes.subarray(at, end))) as string) : decoder.decode(raw);
+    }
+    const colon = skipSpace(bytes, end);
+    if (bytes[colon] !== COLON) fail(bytes, colon);
+    return skipSpace(bytes, colon + 1);
+  };
+
+  for (;;) {
+    // A value starts at i (space skipped).
+    const depth = stack.length;
+    if (depth === 1 && topIsObject) {
+      memberStart = i;
+      elements = bytes[i] === OPEN_BRACKET ? [] : undefined;
+    } else if (depth === 2 && elements !== undefined) {
+      elements.push(i);
+    }
+    const byte = bytes[i];
+    if (byte === OPEN_BRACE) {
+      stack.push(IN_OBJECT);
+      i = skipSpace(bytes, i + 1);
+      if (bytes[i] !== CLOSE_BRACE) {
+        i = readKey(i);
+        continue;
+      }
+      stack.pop();
+      i++;
+    } else if (byte === OPEN_BRACKET) {
+      stack.push(IN_ARRAY);
+      i = skipSpace(bytes, i + 1);
+      if (bytes[i] !== CLOSE_BRACKET) continue;
+      stack.pop();
+      i++;
+    } else {
+      i = scanScalar(bytes, i);
+    }
+    // A value ended just before i: close the containers it ends, up to the next value.
+    for (;;) {
+      const level = stack.length;
+      if (level === 1 && topIsObject) members.set(key, { start: memberStart, end: i, elements: elements && Int32Array.from(elements) });
+      else if (level === 2 && elements !== undefined) elements.push(i);
+      if (level === 0) {
+        i = skipSpace(bytes, i);
+        if (i !== n) fail(bytes, i);
+        return topIsObject ? members : null;
+      }
+      i = skipSpace(bytes, i);
+      const inObject = stack[level - 1] === IN_OBJECT;
+      if (bytes[i] === COMMA) {
+        i = skipSpace(bytes, i + 1);
+        if (inObject) i = readKey(i);
+        break;
+      }
+      if (bytes[i] !== (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) fail(bytes, i);
+      stack.pop();
+      i++;
+    }
+  }
+}
