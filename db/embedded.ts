@@ -155,7 +155,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     port,
     persistent: true,
     createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8'],
+    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     // Bulk imports write a lot of WAL: fewer checkpoints (and compressed full-page images) keep
     // them from stalling; the buffers hold a large shop's catalog.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=4GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
