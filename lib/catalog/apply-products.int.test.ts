@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { bodyItems } from './sent-items';
+import { bodyItems, SUMMARY_KEYS } from './sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
@@ -20,7 +20,8 @@ afterAll(async () => {
 /** As the applier does it: the items read from the body's bytes, with their digests. */
 function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
   const body = Buffer.from(text);
-  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, scanJson(body)!.get('items')!.elements!)));
+  const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
+  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers!)));
 }
 const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
 const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));

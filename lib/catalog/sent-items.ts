@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import { keyBytes, objectMembers } from './item-spans';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
-const DIGEST_VERSION = '1:';
+const DIGEST_VERSION = '2:';
 
 /** What applying an item sent unchanged reads of it, as JSON.parse gives it. */
 export type ItemSummary = { id?: unknown; available?: unknown; categories?: unknown[]; locations?: { location: unknown }[] | null };
@@ -44,29 +43,25 @@ export function listedItems(list: unknown[]): SentItems {
   };
 }
 
-const KEYS = ['id', 'available', 'categories', 'locations'].map(keyBytes);
+/** The members of an item that a summary reads: scanJson's `elementKeys` for an import body. */
+export const SUMMARY_KEYS = ['id', 'available', 'categories', 'locations'];
 const [ID, AVAILABLE, CATEGORIES, LOCATIONS] = [0, 1, 2, 3];
 
 /**
- * The items of a request body as sent: `spans` are their start/end byte offsets (scanJson's
- * elements). Each item's digest (~3 µs) and the places of the members a summary needs are
- * found up front; an item is decoded and parsed only when asked for whole.
+ * The items of a request body as sent, from scanJson's elements of the items member and their
+ * SUMMARY_KEYS members. Each item's digest is made up front (~1.3 µs); an item is decoded and
+ * parsed only when asked for whole.
  */
-export function bodyItems(body: Buffer, spans: Int32Array): SentItems {
+export function bodyItems(body: Buffer, spans: Int32Array, members: Int32Array): SentItems {
   const count = spans.length / 2;
   const digests = new Array<string>(count);
-  const members = new Int32Array(count * 2 * KEYS.length);
-  const out = new Int32Array(2 * KEYS.length);
-  for (let i = 0; i < count; i++) {
-    digests[i] = DIGEST_VERSION + crypto.hash('md5', body.subarray(spans[2 * i], spans[2 * i + 1]), 'base64');
-    // Not an object: every member stays absent, and validation says what is wrong.
-    objectMembers(body, spans[2 * i], KEYS, out);
-    members.set(out, i * out.length);
-  }
+  // 128 bits of SHA-256, which runs on the CPU's SHA instructions: twice as fast as MD5 here.
+  for (let i = 0; i < count; i++) digests[i] = DIGEST_VERSION + crypto.hash('sha256', body.subarray(spans[2 * i], spans[2 * i + 1]), 'base64').slice(0, 22);
   const member = (position: number, key: number): unknown => {
-    const start = members[position * 2 * KEYS.length + 2 * key];
+    const at = (position * SUMMARY_KEYS.length + key) * 2;
+    const start = members[at];
     if (start < 0) return undefined;
-    const end = members[position * 2 * KEYS.length + 2 * key + 1];
+    const end = members[at + 1];
     // Most ids are plain strings: no JSON.parse for them.
     if (body[start] === 0x22 && !body.subarray(start, end).includes(0x5c)) return body.toString('utf8', start + 1, end - 1);
     return JSON.parse(body.toString('utf8', start, end));

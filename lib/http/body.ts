@@ -54,13 +54,18 @@ export async function readJsonBody(req: Request, limit: number): Promise<JsonBod
 /**
  * Reads a JSON request body as readJsonBody does, but checks it without building it (scanJson):
  * for large bodies whose parts are parsed later, when needed. `members` is null when the body is
- * JSON but not an object. `onBytes` sees the bytes before they are checked.
+ * JSON but not an object; `elementKeys` as scanJson's. `onBytes` sees the bytes before they are
+ * checked.
  */
-export async function readScannedBody(req: Request, limit: number, onBytes?: (raw: Buffer) => void): Promise<{ raw: Buffer; members: ScannedObject | null }> {
+export async function readScannedBody(
+  req: Request,
+  limit: number,
+  { elementKeys, onBytes }: { elementKeys?: readonly string[]; onBytes?: (raw: Buffer) => void } = {},
+): Promise<{ raw: Buffer; members: ScannedObject | null }> {
   const raw = await readBodyBytes(req, limit);
   onBytes?.(raw);
   try {
-    return { raw, members: scanJson(raw) };
+    return { raw, members: scanJson(raw, elementKeys) };
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new AppError('VALIDATION', `Request body is not valid JSON: ${error.message}`);

@@ -14,12 +14,17 @@ function parsed(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false }
   }
 }
 
-/** Checks scanJson against JSON.parse on `bytes`: same verdict, and members that parse to the same values. */
+const KEYS = ['id', 'available', 'categories', 'é'];
+
+/**
+ * Checks scanJson against JSON.parse on `bytes`: the same verdict, and members, elements and
+ * elements' KEYS members that parse to the same values.
+ */
 function agrees(bytes: Uint8Array): void {
   const expected = parsed(bytes);
   let members: ReturnType<typeof scanJson>;
   try {
-    members = scanJson(bytes);
+    members = scanJson(bytes, KEYS);
   } catch (error) {
     expect(error).toBeInstanceOf(JsonSyntaxError);
     expect(expected.ok, `scanJson refused valid JSON: ${decoder.decode(bytes)} (${(error as Error).message})`).toBe(false);
@@ -42,9 +47,19 @@ function agrees(bytes: Uint8Array): void {
     if (Array.isArray(object[key])) {
       const elements = member.elements!;
       expect(elements.length).toBe(2 * (object[key] as unknown[]).length);
-      (object[key] as unknown[]).forEach((element, k) => expect(JSON.parse(text(elements[2 * k], elements[2 * k + 1]))).toEqual(element));
+      (object[key] as unknown[]).forEach((element, e) => {
+        expect(JSON.parse(text(elements[2 * e], elements[2 * e + 1]))).toEqual(element);
+        const isElementObject = typeof element === 'object' && element !== null && !Array.isArray(element);
+        KEYS.forEach((wanted, k) => {
+          const at = (e * KEYS.length + k) * 2;
+          const [start, end] = [member.elementMembers![at], member.elementMembers![at + 1]];
+          if (isElementObject && Object.hasOwn(element, wanted)) expect(JSON.parse(text(start, end))).toEqual((element as Record<string, unknown>)[wanted]);
+          else expect([start, end]).toEqual([-1, -1]);
+        });
+      });
     } else {
       expect(member.elements).toBeUndefined();
+      expect(member.elementMembers).toBeUndefined();
     }
   }
 }
@@ -71,6 +86,27 @@ describe('scanJson', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('finds the members of elements as JSON.parse reads them', () => {
+    const element = fc.oneof(
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 3 })), fc.jsonValue()), { maxLength: 6 }).map((entries) => Object.fromEntries(entries)),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(fc.array(element, { maxLength: 5 }), fc.constantFrom(undefined, 0, 2, '\t'), (items, indent) => {
+        agrees(encoder.encode(JSON.stringify({ shop_id: 's', items, other: [{ id: 1 }] }, null, indent)));
+      }),
+      { numRuns: 3000 },
+    );
+    // Escaped keys are decoded and the last of a repeated key counts; deeper keys do not count.
+    const text = '{"items": [{"\\u0069d": "a\\"}b", "id": 7, "x": {"id": 8}, "\\u00e9": [1]}, {"available": 0}, [3]]}';
+    const members = scanJson(encoder.encode(text), KEYS)!.get('items')!;
+    const value = (e: number, k: number) => {
+      const at = (e * KEYS.length + k) * 2;
+      return members.elementMembers![at] < 0 ? undefined : JSON.parse(text.slice(members.elementMembers![at], members.elementMembers![at + 1]));
+    };
+    expect([value(0, 0), value(0, 1), value(0, 3), value(1, 0), value(1, 1), value(2, 0)]).toEqual([7, undefined, [1], undefined, 0, undefined]);
   });
 
   it('agrees with JSON.parse on near-JSON texts, valid or not', () => {

@@ -21,8 +21,11 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/** A member's value: [start, end) in bytes; for an array, its elements as start/end pairs. */
-export type ScannedMember = { start: number; end: number; elements?: Int32Array };
+/**
+ * A member's value: [start, end) in bytes; for an array, its elements as start/end pairs, and
+ * where the keys asked for sit in them (see scanJson).
+ */
+export type ScannedMember = { start: number; end: number; elements?: Int32Array; elementMembers?: Int32Array };
 /** The members of the top-level object by key (the last of a repeated key, as in JSON.parse). */
 export type ScannedObject = Map<string, ScannedMember>;
 
@@ -36,6 +39,7 @@ export class JsonSyntaxError extends Error {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -63,22 +67,27 @@ function skipSpace(bytes: Uint8Array, i: number): number {
 // Bytes that a string holds as they are: not a quote, a backslash or a control character.
 const PLAIN = new Uint8Array(256).map((_, byte) => (byte >= 0x20 && byte !== QUOTE && byte !== BACKSLASH ? 1 : 0));
 
+// Whether the last string scanned held an escape (a key then needs decoding to be compared).
+let escaped = false;
+
 /** Index just past the string whose opening quote is at `i`. */
 function scanString(bytes: Uint8Array, i: number): number {
   const n = bytes.length;
   let j = i + 1;
+  escaped = false;
   while (j < n) {
     while (j < n && PLAIN[bytes[j]] === 1) j++;
     const byte = bytes[j];
     if (byte === QUOTE) return j + 1;
     if (byte === BACKSLASH) {
-      const escaped = bytes[j + 1];
-      if (escaped === 0x75) {
+      escaped = true;
+      const next = bytes[j + 1];
+      if (next === 0x75) {
         if (!(isHex(bytes[j + 2]) && isHex(bytes[j + 3]) && isHex(bytes[j + 4]) && isHex(bytes[j + 5]))) {
           throw new JsonSyntaxError('Bad \\u escape in string', j);
         }
         j += 6;
-      } else if (escaped === QUOTE || escaped === BACKSLASH || escaped === 0x2f || escaped === 0x62 || escaped === 0x66 || escaped === 0x6e || escaped === 0x72 || escaped === 0x74) {
+      } else if (next === QUOTE || next === BACKSLASH || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e || next === 0x72 || next === 0x74) {
         j += 2;
       } else {
         if (j + 1 >= n) break;
@@ -114,9 +123,9 @@ function scanNumber(bytes: Uint8Array, i: number): number {
 }
 
 const LITERALS: Record<number, Uint8Array> = {
-  0x74: new TextEncoder().encode('true'),
-  0x66: new TextEncoder().encode('false'),
-  0x6e: new TextEncoder().encode('null'),
+  0x74: encoder.encode('true'),
+  0x66: encoder.encode('false'),
+  0x6e: encoder.encode('null'),
 };
 
 /** Index just past a value that is not an object or array, starting at `i`. */
@@ -133,29 +142,48 @@ function scanScalar(bytes: Uint8Array, i: number): number {
 const IN_OBJECT = 1;
 const IN_ARRAY = 2;
 
+function sameBytes(bytes: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  if (end - start !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (bytes[start + k] !== key[k]) return false;
+  return true;
+}
+
 /**
  * Checks that `bytes` hold one JSON text (throws JsonSyntaxError naming the first fault and its
  * byte offset) and, when it is an object, returns its members; null for any other JSON value.
- * Nesting depth is unlimited (no recursion).
+ * With `elementKeys`, each array member also says where those keys' values sit in its elements
+ * that are objects: `elementMembers[(e * keys + k) * 2]` and the next hold the span of key k in
+ * element e, or -1 and -1 (absent, or the element is not an object). Nesting depth is unlimited
+ * (no recursion).
  */
-export function scanJson(bytes: Uint8Array): ScannedObject | null {
+export function scanJson(bytes: Uint8Array, elementKeys: readonly string[] = []): ScannedObject | null {
   const n = bytes.length;
   const stack: number[] = [];
   let i = skipSpace(bytes, 0);
   const topIsObject = bytes[i] === OPEN_BRACE;
   const members: ScannedObject = new Map();
+  const wanted = elementKeys.map((key) => encoder.encode(key));
   let key = '';
   let memberStart = 0;
-  // Elements of the top-level member being read, when it is an array.
+  // Elements of the top-level member being read when it is an array, and their wanted members.
   let elements: number[] | undefined;
+  let elementMembers: number[] = [];
+  // The wanted key (its index) whose value comes next in an element, or -1.
+  let elementKey = -1;
 
   // Reads a key and its colon at `i` (space skipped): the index of the value after them.
   const readKey = (at: number): number => {
     if (bytes[at] !== QUOTE) fail(bytes, at);
     const end = scanString(bytes, at);
     if (stack.length === 1) {
-      const raw = bytes.subarray(at + 1, end - 1);
-      key = raw.includes(BACKSLASH) ? (JSON.parse(decoder.decode(bytes.subarray(at, end))) as string) : decoder.decode(raw);
+      key = escaped ? (JSON.parse(decoder.decode(bytes.subarray(at, end))) as string) : decoder.decode(bytes.subarray(at + 1, end - 1));
+    } else if (stack.length === 3 && elements !== undefined && wanted.length > 0) {
+      elementKey = -1;
+      if (escaped) {
+        elementKey = elementKeys.indexOf(JSON.parse(decoder.decode(bytes.subarray(at, end))) as string);
+      } else {
+        for (let k = 0; k < wanted.length && elementKey < 0; k++) if (sameBytes(bytes, at + 1, end - 1, wanted[k])) elementKey = k;
+      }
     }
     const colon = skipSpace(bytes, end);
     if (bytes[colon] !== COLON) fail(bytes, colon);
@@ -168,8 +196,13 @@ export function scanJson(bytes: Uint8Array): ScannedObject | null {
     if (depth === 1 && topIsObject) {
       memberStart = i;
       elements = bytes[i] === OPEN_BRACKET ? [] : undefined;
+      elementMembers = [];
     } else if (depth === 2 && elements !== undefined) {
       elements.push(i);
+      for (let k = 0; k < 2 * wanted.length; k++) elementMembers.push(-1);
+    } else if (depth === 3 && elementKey >= 0) {
+      // The last occurrence of a key counts, as in JSON.parse.
+      elementMembers[elementMembers.length - 2 * (wanted.length - elementKey)] = i;
     }
     const byte = bytes[i];
     if (byte === OPEN_BRACE) {
@@ -193,8 +226,15 @@ export function scanJson(bytes: Uint8Array): ScannedObject | null {
     // A value ended just before i: close the containers it ends, up to the next value.
     for (;;) {
       const level = stack.length;
-      if (level === 1 && topIsObject) members.set(key, { start: memberStart, end: i, elements: elements && Int32Array.from(elements) });
-      else if (level === 2 && elements !== undefined) elements.push(i);
+      if (level === 1 && topIsObject) {
+        const spans = elements && Int32Array.from(elements);
+        members.set(key, { start: memberStart, end: i, elements: spans, elementMembers: spans && wanted.length > 0 ? Int32Array.from(elementMembers) : undefined });
+      } else if (level === 2 && elements !== undefined) {
+        elements.push(i);
+      } else if (level === 3 && elementKey >= 0) {
+        elementMembers[elementMembers.length - 2 * (wanted.length - elementKey) + 1] = i;
+        elementKey = -1;
+      }
       if (level === 0) {
         i = skipSpace(bytes, i);
         if (i !== n) fail(bytes, i);

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { memberValue, readScannedBody } from '@/lib/http/body';
 import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
@@ -27,9 +28,12 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   // Compressed for storage on the thread pool while this thread parses it (~20 ms of 5,000 items).
   let compressed: Promise<Buffer> | undefined;
   // The body is checked, not parsed: the applier parses only the items it must.
-  const { raw, members } = await readScannedBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, (bytes) => {
-    compressed = gzip(bytes, { level: 1 });
-    compressed.catch(() => {});
+  const { raw, members } = await readScannedBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, {
+    elementKeys: SUMMARY_KEYS,
+    onBytes: (bytes) => {
+      compressed = gzip(bytes, { level: 1 });
+      compressed.catch(() => {});
+    },
   });
   if (!members) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
   const json = (key: string) => memberValue(raw, members, key);

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
-import { bodyItems } from '@/lib/catalog/sent-items';
+import { bodyItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { finishImport } from './finish-import';
@@ -101,7 +101,7 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   const member = members.get(field)!;
   const verb = operation.split('.')[1];
   if (verb === 'put' || verb === 'load') {
-    const items = bodyItems(raw, member.elements!);
+    const items = bodyItems(raw, member.elements!, member.elementMembers!);
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, items, phases);
   }
@@ -129,7 +129,7 @@ async function readStoredBody(ctx: AppContext, shopId: string, importId: number)
     select body from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
   const raw = await gunzip(stored.body);
   // Intake accepted it as a JSON object.
-  return { raw, members: scanJson(raw)! };
+  return { raw, members: scanJson(raw, SUMMARY_KEYS)! };
 }
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending, readBody?: HandedBody): Promise<void> {
