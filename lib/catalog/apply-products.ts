@@ -45,7 +45,12 @@ async function lookUp(tx: TransactionSql, shopId: string, items: SentItems): Pro
   }
   // An id named twice goes through staging: the last occurrence must win over an earlier one.
   // So does one no product can have (PostgreSQL could not even compare it).
-  const once = [...counts].filter(([id, count]) => count === 1 && id.length <= 64 && !id.includes('\0') && id.isWellFormed()).map(([id]) => id);
+  // Sorted, the probes walk the indexes in order: 34-51 ms for 5,000 ids in a 100,000-product
+  // shop, against 107-174 ms in the order sent.
+  const once = [...counts]
+    .filter(([id, count]) => count === 1 && id.length <= 64 && !id.includes('\0') && id.isWellFormed())
+    .map(([id]) => id)
+    .sort();
   const stored = new Map<string, Stored>();
   if (once.length > 0) {
     // One index probe per id, whatever the planner's statistics say after a bulk load.
@@ -178,15 +183,27 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   const facets = await openFacetDictionary(tx, shopId);
   phases.mark('facet dictionary');
 
+  // What needs writing: items not sent unchanged, and of those the ones that are not new.
+  let unchanged = 0;
+  let toStage = 0;
+  for (let position = 0; position < items.count; position++) {
+    const digest = items.digest(position);
+    const id = items.id(position);
+    if (id !== undefined && digest !== null && stored.get(id)?.source_digest === digest) unchanged++;
+    else if (id === undefined || !lookedUp.has(id) || stored.has(id)) toStage++;
+  }
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
-  const streamNew = lookedUp.size - stored.size >= items.count / 2;
+  const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known: { categories, locations }, streamNew, facets };
   const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const lines = sortedLines(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
   phases.mark('staging tables');
-  if (streamNew) {
+  if (unchanged === items.count) {
+    // Sent unchanged, every one: going through them makes no line, only notes availability and warnings.
+    Array.from(lines);
+  } else if (streamNew) {
     await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, lines);
     phases.mark('copy new products');
     if (sorted.staged > 0) {
