@@ -40,13 +40,15 @@ export const imports = pgTable(
   ],
 );
 
-// The raw request as the shop sent it, gzip-compressed; kept apart so listing imports stays cheap.
+// The raw request as the shop sent it, compressed (`encoding`: 'br' or 'gzip'); kept apart so
+// listing imports stays cheap.
 export const importBodies = pgTable(
   'import_bodies',
   {
     shopId: text('shop_id').notNull(),
     importId: bigint('import_id', { mode: 'number' }).notNull(),
     body: bytea('body').notNull(),
+    encoding: text('encoding').notNull().default('gzip'),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.importId] })],
 );

@@ -63,12 +63,14 @@ export function copyRows(tx: TransactionSql, table: string, columns: string[], r
   })());
 }
 
+type CopySink = { write: (chunk: string | Buffer) => Promise<void>; end: (chunk: string | Buffer) => Promise<void> };
+
 /**
- * Streams lines of COPY text (copyLine) into `table (columns)`, in chunks of about a megabyte.
- * Rejects with PostgreSQL's error when the COPY fails, whenever the error comes.
+ * Starts `copy … from stdin` and gives what writes to it; `end` settles once PostgreSQL has taken
+ * every row, and rejects with its error when the COPY fails, whenever the error comes.
  */
-export async function copyText(tx: TransactionSql, table: string, columns: string[], lines: Iterable<string>): Promise<void> {
-  const query = tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`);
+async function openCopy(tx: TransactionSql, statement: string, table: string): Promise<CopySink> {
+  const query = tx.unsafe(statement);
   // postgres.js settles the COPY query with the stream as soon as the COPY starts, and a server
   // error that arrives after the last chunk (a duplicate key found at the end, a bad value)
   // neither fails nor finishes the stream: without this, the caller would wait for ever. The
@@ -94,14 +96,61 @@ export async function copyText(tx: TransactionSql, table: string, columns: strin
   ]);
   // A failed COPY destroys the stream, which then never drains: never wait on drain alone.
   done.catch(() => {});
+  return {
+    write: async (chunk) => {
+      if (!stream.write(chunk)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
+    },
+    end: (chunk) => {
+      stream.end(chunk);
+      return done;
+    },
+  };
+}
+
+/**
+ * Streams lines of COPY text (copyLine) into `table (columns)`, in chunks of about a megabyte.
+ * Rejects with PostgreSQL's error when the COPY fails, whenever the error comes.
+ */
+export async function copyText(tx: TransactionSql, table: string, columns: string[], lines: Iterable<string>): Promise<void> {
+  const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin`, table);
   let chunk = '';
   for (const line of lines) {
     chunk += line + '\n';
     if (chunk.length > 1 << 20) {
-      if (!stream.write(chunk)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
+      await sink.write(chunk);
       chunk = '';
     }
   }
-  stream.end(chunk);
-  await done;
+  await sink.end(chunk);
+}
+
+// COPY's binary format: signature, flags, header extension length; a tuple; the trailer.
+const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+
+/**
+ * Inserts one row with COPY's binary format: a large bytea value goes as its bytes, where a
+ * query parameter would double it into hex text. Strings are text values, bigints int8.
+ */
+export async function copyBinaryRow(tx: TransactionSql, table: string, columns: string[], values: (string | bigint | Buffer)[]): Promise<void> {
+  const fields = values.map((value) => {
+    if (typeof value === 'string') return Buffer.from(value, 'utf8');
+    if (typeof value === 'bigint') {
+      const int8 = Buffer.alloc(8);
+      int8.writeBigInt64BE(value);
+      return int8;
+    }
+    return value;
+  });
+  const count = Buffer.alloc(2);
+  count.writeInt16BE(fields.length);
+  const parts: Buffer[] = [BINARY_HEADER, count];
+  for (const field of fields) {
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(field.length);
+    parts.push(length, field);
+  }
+  // The trailer: a field count of -1.
+  parts.push(Buffer.from([0xff, 0xff]));
+  const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
+  await sink.end(Buffer.concat(parts));
 }

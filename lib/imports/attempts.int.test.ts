@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { expect, it } from 'vitest';
 import { sendImport, importStatus } from '@/lib/testing/api';
 import { createTestShop } from '@/lib/testing/factories';
@@ -35,4 +36,27 @@ it('prunes raw bodies of imports finished longer ago than the retention, and onl
   await pruneImportBodies(fixture.database.ctx, 30);
   const kept = await fixture.database.ctx.sql<{ import_id: number }[]>`select import_id from import_bodies where shop_id = ${shop.shop_id} order by import_id`;
   expect(kept.map((k) => k.import_id)).toEqual([recent, pending]);
+});
+
+it('stores the body exactly as sent, Brotli-compressed, and still applies a gzip body stored by an earlier version', async () => {
+  const shop = await createTestShop(fixture.database.ctx);
+  const sql = fixture.database.ctx.sql;
+  const sent = JSON.stringify({ ...shop, items: [{ id: 'é1', name: 'Thé', price: 5, url: 'https://s.example/1', picture: 'https://s.example/1.jpg', categories: [] }] });
+  const response = await fetch(`${fixture.server.url}/import/products`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: sent });
+  const first = Number(response.headers.get('x-import-id'));
+  const { importId: second } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [{ id: 'g2', name: 'Gzip', price: 7, url: 'https://s.example/2', picture: 'https://s.example/2.jpg', categories: [] }] });
+  const [stored] = await sql<{ body: Buffer; encoding: string }[]>`select body, encoding from import_bodies where shop_id = ${shop.shop_id} and import_id = ${first}`;
+  expect(stored.encoding).toBe('br');
+  expect(zlib.brotliDecompressSync(stored.body).toString('utf8')).toBe(sent);
+  // The second as an earlier version stored it.
+  const [secondBody] = await sql<{ body: Buffer }[]>`select body from import_bodies where shop_id = ${shop.shop_id} and import_id = ${second!}`;
+  const gzipped = zlib.gzipSync(zlib.brotliDecompressSync(secondBody.body));
+  await sql`update import_bodies set body = ${gzipped}, encoding = 'gzip' where shop_id = ${shop.shop_id} and import_id = ${second!}`;
+  await runPendingImports(fixture.database.ctx, shop.shop_id);
+  for (const id of [first, second!]) expect((await importStatus(fixture.server.url, shop, id)).status).toBe('done');
+  const names = await sql<{ id: string; name: string }[]>`select id, name from products where shop_id = ${shop.shop_id} order by id`;
+  expect(names).toEqual([
+    { id: 'g2', name: 'Gzip' },
+    { id: 'é1', name: 'Thé' },
+  ]);
 });

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { copyBinaryRow } from '@/lib/catalog/copy-rows';
 import { SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { memberValue, readScannedBody } from '@/lib/http/body';
 import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
@@ -11,9 +12,14 @@ import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
 import { handOver } from './handoff';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
+import { Phases } from './phases';
 import { ProductMethod, WebhookUrl } from './schemas';
 
-const gzip = promisify(zlib.gzip);
+// Brotli's fastest setting: half the time of gzip level 1 on an import body (11 against 20 ms for
+// 6.5 MB), about as small (6.4 against 6.5 times).
+const brotli = promisify(zlib.brotliCompress);
+const compress = (bytes: Buffer) =>
+  brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 0, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 const SHOP_INTAKE_LOCK = 7_300;
 
 /**
@@ -25,16 +31,19 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   const { limits } = ctx.settings;
   const address = clientAddress(req);
   if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
-  // Compressed for storage on the thread pool while this thread parses it (~20 ms of 5,000 items).
+  // Compressed for storage on the thread pool while this thread checks it.
   let compressed: Promise<Buffer> | undefined;
+  const phases = new Phases();
   // The body is checked, not parsed: the applier parses only the items it must.
   const { raw, members } = await readScannedBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, {
     elementKeys: SUMMARY_KEYS,
     onBytes: (bytes) => {
-      compressed = gzip(bytes, { level: 1 });
+      phases.mark('read');
+      compressed = compress(bytes);
       compressed.catch(() => {});
     },
   });
+  phases.mark('scan');
   if (!members) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
   const json = (key: string) => memberValue(raw, members, key);
   const shop = await authenticateShop(ctx.sql, json('shop_id'), json('shop_secret')).catch((error: unknown) => {
@@ -42,6 +51,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     throw error;
   });
   if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
+  phases.mark('authenticate');
 
   let method = httpMethod;
   const requested = json('method');
@@ -65,7 +75,8 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     webhook = parsed.data;
   }
 
-  const body = await (compressed ?? gzip(raw, { level: 1 }));
+  const body = await (compressed ?? compress(raw));
+  phases.mark('compress');
   const importId = await ctx.sql.begin(async (tx) => {
     // Ids of one shop must commit in the order they are given out, or the applier could see a
     // later import before an earlier one that is still writing its body.
@@ -74,10 +85,12 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
       insert into imports (shop_id, operation, items_total, webhook, body_bytes)
       values (${shop.id}, ${operation}, ${itemsTotal}, ${webhook}, ${raw.length})
       returning id`;
-    await tx`insert into import_bodies (shop_id, import_id, body) values (${shop.id}, ${record.id}, ${body})`;
+    await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, BigInt(record.id), body, 'br']);
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
+  phases.mark('store');
+  phases.report(`intake ${importId}`);
   // Only a process that applies imports itself can take the body over.
   if (ctx.settings.workers) handOver(importId, { raw, members });
   return { importId };

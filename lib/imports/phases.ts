@@ -1,8 +1,8 @@
 import { log } from '@/lib/runtime/log';
 
 /**
- * Wall time of each step of applying one import, logged when IMPORT_TIMINGS=1: where an
- * import's time goes, without a profiler (`npm run bench:import` prints these lines).
+ * Wall time of each step of taking in or applying one import, logged when IMPORT_TIMINGS=1: where
+ * an import's time goes, without a profiler (`npm run bench:import` prints these lines).
  */
 export class Phases {
   private readonly enabled = process.env.IMPORT_TIMINGS === '1';

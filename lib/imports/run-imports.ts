@@ -12,7 +12,7 @@ import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
 
-const gunzip = promisify(zlib.gunzip);
+const decompress = { gzip: promisify(zlib.gunzip), br: promisify(zlib.brotliDecompress) };
 
 // Advisory-lock classes: "this shop's imports are being applied" (held by the applier's session)
 // and, inside each apply transaction, the same claim again, so that even if the session lock were
@@ -125,9 +125,9 @@ function isTransient(error: unknown): boolean {
 const MAX_ATTEMPTS = 5;
 
 async function readStoredBody(ctx: AppContext, shopId: string, importId: number): Promise<HandedBody> {
-  const [stored] = await ctx.sql<{ body: Buffer }[]>`
-    select body from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
-  const raw = await gunzip(stored.body);
+  const [stored] = await ctx.sql<{ body: Buffer; encoding: 'gzip' | 'br' }[]>`
+    select body, encoding from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
+  const raw = await decompress[stored.encoding](stored.body);
   // Intake accepted it as a JSON object.
   return { raw, members: scanJson(raw, SUMMARY_KEYS)! };
 }

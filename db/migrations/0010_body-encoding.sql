@@ -1,0 +1,1 @@
+ALTER TABLE "import_bodies" ADD COLUMN "encoding" text DEFAULT 'gzip' NOT NULL;
