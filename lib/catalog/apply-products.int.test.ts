@@ -21,7 +21,7 @@ afterAll(async () => {
 function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
   const body = Buffer.from(text);
   const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
-  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers!)));
+  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers)));
 }
 const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
 const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));

@@ -52,7 +52,8 @@ function agrees(bytes: Uint8Array): void {
         const isElementObject = typeof element === 'object' && element !== null && !Array.isArray(element);
         KEYS.forEach((wanted, k) => {
           const at = (e * KEYS.length + k) * 2;
-          const [start, end] = [member.elementMembers![at], member.elementMembers![at + 1]];
+          // None at all when no element is an object.
+          const [start, end] = member.elementMembers ? [member.elementMembers[at], member.elementMembers[at + 1]] : [-1, -1];
           if (isElementObject && Object.hasOwn(element, wanted)) expect(JSON.parse(text(start, end))).toEqual((element as Record<string, unknown>)[wanted]);
           else expect([start, end]).toEqual([-1, -1]);
         });
@@ -107,6 +108,7 @@ describe('scanJson', () => {
       return members.elementMembers![at] < 0 ? undefined : JSON.parse(text.slice(members.elementMembers![at], members.elementMembers![at + 1]));
     };
     expect([value(0, 0), value(0, 1), value(0, 3), value(1, 0), value(1, 1), value(2, 0)]).toEqual([7, undefined, [1], undefined, 0, undefined]);
+    expect(scanJson(encoder.encode('{"items": ["a", 1, [{"id": 2}]]}'), KEYS)!.get('items')!.elementMembers).toBeUndefined();
   });
 
   it('agrees with JSON.parse on near-JSON texts, valid or not', () => {

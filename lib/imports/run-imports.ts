@@ -101,7 +101,7 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   const member = members.get(field)!;
   const verb = operation.split('.')[1];
   if (verb === 'put' || verb === 'load') {
-    const items = bodyItems(raw, member.elements!, member.elementMembers!);
+    const items = bodyItems(raw, member.elements!, member.elementMembers);
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, items, phases);
   }
