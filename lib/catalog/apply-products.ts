@@ -67,6 +67,13 @@ async function lookUp(tx: TransactionSql, shopId: string, items: SentItems): Pro
   return { lookedUp: new Set(once), stored };
 }
 
+/** The id of the item at `position` when its bytes are the ones its stored row was made from. */
+function unchangedId(items: SentItems, stored: Map<string, Stored>, position: number): string | undefined {
+  const digest = items.digest(position);
+  const id = digest === null ? undefined : items.id(position);
+  return id !== undefined && stored.get(id)?.source_digest === digest ? id : undefined;
+}
+
 /** What going through the items leaves besides the lines streamed to PostgreSQL. */
 type Sorted = {
   // Accepted items whose availability may need writing (all of them for a load): position, id,
@@ -107,9 +114,8 @@ function* sortedLines(items: SentItems, plan: Plan, outcome: ImportOutcome, sort
   const newSuffix = `\t${plan.version}`;
   const newPrefix = `${copyField(plan.shopId)}\t`;
   for (let position = 0; position < items.count; position++) {
-    const digest = items.digest(position);
-    const id = digest === null ? undefined : items.id(position);
-    if (id !== undefined && stored.get(id)?.source_digest === digest) {
+    const id = unchangedId(items, stored, position);
+    if (id !== undefined) {
       // These exact bytes passed validation before: the coercions below are ItemInput's.
       const item = items.summary(position);
       const available = item.available === null || item.available === undefined ? true : typeof item.available === 'number' ? item.available > 0 : item.available === true;
@@ -131,7 +137,7 @@ function* sortedLines(items: SentItems, plan: Plan, outcome: ImportOutcome, sort
     warnAbout(outcome, known, item.id, position, item.categories, item.offerLocations);
     const fresh = lookedUp.has(item.id) && !stored.has(item.id);
     sorted.seen.push([position, item.id, item.available, fresh]);
-    const tail = `\t${copyField(digest)}`;
+    const tail = `\t${copyField(items.digest(position))}`;
     let line: string;
     if (fresh) {
       sorted.fresh++;
@@ -187,10 +193,12 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   let unchanged = 0;
   let toStage = 0;
   for (let position = 0; position < items.count; position++) {
-    const digest = items.digest(position);
+    if (unchangedId(items, stored, position) !== undefined) {
+      unchanged++;
+      continue;
+    }
     const id = items.id(position);
-    if (id !== undefined && digest !== null && stored.get(id)?.source_digest === digest) unchanged++;
-    else if (id === undefined || !lookedUp.has(id) || stored.has(id)) toStage++;
+    if (id === undefined || !lookedUp.has(id) || stored.has(id)) toStage++;
   }
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;

@@ -68,6 +68,8 @@ export function bodyItems(body: Buffer, spans: Int32Array, members: Int32Array |
     if (body[start] === 0x22 && !body.subarray(start, end).includes(0x5c)) return body.toString('utf8', start + 1, end - 1);
     return JSON.parse(body.toString('utf8', start, end));
   };
+  // Asked for by the look-up and again while going through the items.
+  const ids = new Array<string | undefined | null>(count).fill(null);
   let lastPosition = -1;
   let lastText = '';
   const text = (position: number) => {
@@ -80,7 +82,10 @@ export function bodyItems(body: Buffer, spans: Int32Array, members: Int32Array |
   return {
     count,
     digest: (position) => digests[position],
-    id: (position) => idOf(member(position, ID)),
+    id: (position) => {
+      if (ids[position] === null) ids[position] = idOf(member(position, ID));
+      return ids[position] ?? undefined;
+    },
     summary: (position) => ({
       available: member(position, AVAILABLE),
       categories: member(position, CATEGORIES) as unknown[] | undefined,
