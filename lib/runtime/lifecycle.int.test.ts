@@ -83,3 +83,16 @@ it('lets a running import finish before it stops on SIGTERM', async () => {
     await database.close();
   }
 });
+
+it('makes its cluster with the builtin C.UTF-8 locale: text compares by code point, without strcoll', async () => {
+  const database = await createTestDatabase();
+  try {
+    const [row] = await database.ctx.sql<{ provider: string; locale: string }[]>`
+      select datlocprovider as provider, datlocale as locale from pg_database where datname = current_database()`;
+    expect(row).toEqual({ provider: 'b', locale: 'C.UTF-8' });
+    const ordered = await database.ctx.sql<{ v: string }[]>`select v from unnest(array['b', 'É', 'a', 'B', 'é']) as v order by v`;
+    expect(ordered.map((r) => r.v)).toEqual(['B', 'a', 'b', 'É', 'é']);
+  } finally {
+    await database.close();
+  }
+});
