@@ -92,7 +92,10 @@ export const products = pgTable(
 );
 
 // Whether a product is in stock, kept apart from the wide product row: PATCH, DELETE and POST
-// rewrite this narrow row only, so syncing a whole catalog's availability stays cheap.
+// rewrite this narrow row only, so syncing a whole catalog's availability stays cheap. No index
+// but the key, and pages left 15 % free (migration 0011): a changed row is then rewritten in its
+// page without new index entries (a HOT update: one WAL record instead of ~4). Readers asking
+// what changed since a version scan the shop's rows.
 export const productState = pgTable(
   'product_state',
   {
@@ -102,7 +105,7 @@ export const productState = pgTable(
     // The catalog version in which availability last changed.
     version: bigint('version', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.productId] }), index('product_state_version').on(t.shopId, t.version)],
+  (t) => [primaryKey({ columns: [t.shopId, t.productId] })],
 );
 
 // A product's price and stock in one location (spec 2.5); absent locations mean "not in stock there"

@@ -238,6 +238,21 @@ describe('PATCH and DELETE products', () => {
       ['b2', true],
     ]);
   });
+
+  it('counts an id listed twice once, warns once about an unknown one, and changes nothing when all is as listed', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('c1'), item('c2'), item('c3')]);
+    const patched = await availability(shop.shop_id, 'patch', ['c1', ' c1 ', 'ghost', 'c2', 'ghost', 'c1']);
+    expect([patched.itemsTotal, patched.applied, patched.rejected, patched.changed]).toEqual([6, 3, 0, true]);
+    expect(patched.warnings.map((w) => w.message)).toEqual(['product ghost is not stored; nothing to mark in stock']);
+    expect((await rows(shop.shop_id)).map((r) => r.available)).toEqual([true, true, false]);
+    const again = await availability(shop.shop_id, 'patch', ['c2', 'c1']);
+    expect([again.applied, again.changed]).toEqual([2, false]);
+    const deleted = await availability(shop.shop_id, 'delete', ['c3', 'c2', 'c2']);
+    expect([deleted.applied, deleted.changed]).toEqual([2, true]);
+    expect((await rows(shop.shop_id)).map((r) => r.available)).toEqual([true, false, false]);
+    expect((await availability(shop.shop_id, 'delete', ['c3'])).changed).toBe(false);
+  });
 });
 
 describe('values PostgreSQL cannot store as sent', () => {

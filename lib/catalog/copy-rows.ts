@@ -124,6 +124,15 @@ export async function copyText(tx: TransactionSql, table: string, columns: strin
   await sink.end(chunk);
 }
 
+/** Streams COPY text already made (whole lines, each ending in a newline) into `table (columns)`. */
+export async function copyTextBytes(tx: TransactionSql, table: string, columns: string[], text: Buffer): Promise<void> {
+  const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin`, table);
+  const CHUNK = 1 << 20;
+  let from = 0;
+  for (; from + CHUNK < text.length; from += CHUNK) await sink.write(text.subarray(from, from + CHUNK));
+  await sink.end(text.subarray(from));
+}
+
 // COPY's binary format: signature, flags, header extension length; a tuple; the trailer.
 const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
 

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
+import { bodyIds } from '@/lib/catalog/listed-ids';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { bodyItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
@@ -105,11 +106,11 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, items, phases);
   }
-  const list = JSON.parse(raw.toString('utf8', member.start, member.end)) as unknown[];
   if (resource === 'categories' || resource === 'locations') {
+    const list = JSON.parse(raw.toString('utf8', member.start, member.end)) as unknown[];
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
-  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', list, phases);
+  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', bodyIds(raw, member.elements!), phases);
 }
 
 // Failures that say nothing about the import itself (the database went away, a serialization
