@@ -1,5 +1,5 @@
-// IMPORT_TIMINGS=1 node --import tsx bin/measure-patch.ts --data-dir DIR [--runs N] [--listed 0.9]
-// Applies a PATCH listing a share (default 90 %) of the largest shop's products in DIR (a database
+// IMPORT_TIMINGS=1 node --import tsx bin/measure-patch.ts --data-dir DIR [--runs N] [--listed 0.9] [--delete]
+// Applies a PATCH (with --delete: a DELETE) listing a share (default 90 %) of the largest shop's products in DIR (a database
 // kept by `npm run bench:listing -- --data-dir DIR`) N times (default 3), each in a transaction
 // that is rolled back, so the database is left as it was. Prints each run's time; with
 // IMPORT_TIMINGS=1, its steps. The ids are listed in a shuffled order, as a shop's feed would, in
@@ -20,6 +20,7 @@ const dataDir = option('--data-dir');
 if (!dataDir) throw new Error('usage: bin/measure-patch.ts --data-dir DIR [--runs N] [--listed SHARE]');
 const runs = Number(option('--runs') ?? 3);
 const share = Number(option('--listed') ?? 0.9);
+const mode = process.argv.includes('--delete') ? 'delete' : 'patch';
 const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
@@ -35,7 +36,7 @@ for (let i = ids.length - 1; i > 0; i--) {
   [ids[i], ids[j]] = [ids[j], ids[i]];
 }
 const listed = ids.slice(0, Math.round(ids.length * share));
-console.log(`shop ${shop.id}: ${shop.count} products, PATCH listing ${listed.length}`);
+console.log(`shop ${shop.id}: ${shop.count} products, ${mode.toUpperCase()} listing ${listed.length}`);
 // As the server has it: the body's bytes, scanned (timed apart: intake scans before it stores).
 const body = Buffer.from(JSON.stringify({ shop_id: shop.id, items: listed }));
 const scanStarted = performance.now();
@@ -49,7 +50,7 @@ for (let run = 1; run <= runs; run++) {
   let line = '';
   await sql
     .begin(async (tx) => {
-      const outcome = await applyAvailability(tx, shop.id, 'patch', bodyIds(body, items.elements!), phases);
+      const outcome = await applyAvailability(tx, shop.id, mode, bodyIds(body, items.elements!), phases);
       line = `run ${run}: ${(performance.now() - started).toFixed(0)} ms, ${outcome.warnings.length} warnings, changed ${outcome.changed}`;
       throw new Rollback();
     })

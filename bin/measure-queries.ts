@@ -1,9 +1,11 @@
-// node --expose-gc --import tsx bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes 'top category,location'] [--profile FILE] [--parallel-from N]
+// node --expose-gc --import tsx bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes 'top category,location'] [--profile FILE] [--parallel-from N] [--scan-offers-from S]
 // Builds the listing index of the largest shop in DIR (a database kept by `npm run bench:listing --
 // --data-dir DIR`) once, then times the benchmark's query shapes cold (what queries keep dropped
 // before each run), and with --profile writes a CPU profile of those cold runs only (open it in
 // Chrome's DevTools or speedscope). --parallel-from N: count sets of N documents or more on two
-// threads (default the engine's; a huge N counts on one thread).
+// threads (default the engine's; a huge N counts on one thread). --scan-offers-from S: find location
+// offers by a pass over every offer when the locations hold at least that share of them (0: always,
+// 2: never; default the engine's).
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import path from 'node:path';
@@ -24,6 +26,7 @@ const runs = Number(option('--runs') ?? 40);
 const wantedShapes = option('--shapes')?.split(',');
 const profileFile = option('--profile');
 const parallelFrom = option('--parallel-from') === undefined ? undefined : Number(option('--parallel-from'));
+const scanOffersFrom = option('--scan-offers-from') === undefined ? undefined : Number(option('--scan-offers-from'));
 const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
@@ -40,7 +43,7 @@ if (profileFile) {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 for (const [name, shape] of shapes) {
   const query = shapeQuery(shop.id, shape);
-  const run = () => runListing(index, query, query.searchQuery ? searchDocuments(index, words, query.searchQuery, query.searchScope) : null, { parallelFrom });
+  const run = () => runListing(index, query, query.searchQuery ? searchDocuments(index, words, query.searchQuery, query.searchScope) : null, { parallelFrom, scanOffersFrom });
   const total = run().total;
   global.gc?.();
   if (profileFile) await session.post('Profiler.start');

@@ -319,6 +319,9 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   // No key: the ids are distinct already, and building one took ~0.5 s for a whole catalog.
   await tx.unsafe(`create temp table staging_ids (id text) on commit drop`);
   await copyTextBytes(tx, 'staging_ids', ['id'], ids.copy);
+  // Without its size known, the planner hashed the shop's whole table for a DELETE of 10,000 ids
+  // (0.7 s at 1,000,000 products, against 0.2 s hashing the ids).
+  await tx.unsafe('analyze staging_ids');
   phases.mark('copy ids');
 
   // One pass over the shop's products: each listed id beside the product with it (a full join for

@@ -89,7 +89,8 @@ const list = <T>(values: T[], max = 2) =>
 
 const query = fc.record({
   categories: list(['c0', 'c1', 'c2', 'c3', 'cx', 'nope']),
-  locations: fc.oneof(fc.constant<string[]>([]), list(['l0', 'l1', 'l2', 'l3', 'lx'], 2)),
+  // Half the queries ask for locations: a product's price then comes from an offer there.
+  locations: fc.oneof(fc.constant<string[]>([]), fc.uniqueArray(fc.constantFrom('l0', 'l1', 'l2', 'l3', 'lx'), { minLength: 1, maxLength: 2 })),
   brands: list(['acme', 'BETA', 'gamma', 'nope']),
   excludedBrands: list(['Acme', 'beta']),
   merchants: list(['m1', 'M2']),
@@ -149,6 +150,12 @@ function engineAnswer(index: ShopIndex, result: ReturnType<typeof runListing>): 
   });
   return {
     ids: Array.from(result.page, (doc) => idOf(index, doc)),
+    shown: Array.from(result.page, (_, i) => ({
+      price: result.pagePrice[i],
+      oldprice: Number.isNaN(result.pageOldprice[i]) ? null : result.pageOldprice[i],
+      discount: result.pageDiscount[i],
+      location: result.pageLocation[i] >= 0 ? index.locations[result.pageLocation[i]].id : null,
+    })),
     total: result.total,
     facets,
     present,
@@ -196,15 +203,17 @@ it('answers every generated query exactly as the reference does', { timeout: 300
       for (const [n, generatedQuery] of queries.entries()) {
         // Half the queries read every result off the kept orders, as large results are (the
         // others sort their results, as small ones are); half, across those, count on two
-        // threads, as large sets are.
+        // threads, as large sets are; and across those, half find location offers by a pass over
+        // every offer, half through each location's list.
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
+        const scanOffersFrom = (n >> 2) % 2 === 0 ? 0 : 2;
         // Each query, its next page, then the query again: the later answers come partly or wholly
         // from what the index kept.
         const first = toQuery(shopId, generatedQuery);
         for (const q of [first, { ...first, page: generatedQuery.page + 1 }, first]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
@@ -219,4 +228,43 @@ it('answers every generated query exactly as the reference does', { timeout: 300
     { numRuns: Number(process.env.LISTING_PROPERTY_RUNS ?? 100), endOnFailure: true },
   );
   expect(cases).toBeGreaterThanOrEqual(6000);
+});
+
+// Every product with two to four offers, at prices that often tie: a query for locations alone
+// must price each product by its cheapest offer there, ties going to the lowest location id, and
+// show that offer's location (through either way of finding the offers).
+const offers = fc.uniqueArray(fc.record({ location: fc.constantFrom('l0', 'l1', 'l2', 'l3', 'lx'), price: fc.option(fc.constantFrom(3, 5), { nil: undefined }) }), {
+  selector: (o) => o.location,
+  minLength: 2,
+  maxLength: 4,
+});
+const offeredCatalog = catalog.chain((generated) =>
+  fc.tuple(...generated.products.map(() => offers)).map((lists) => ({ ...generated, products: generated.products.map((p, i) => ({ ...p, locations: lists[i] })) })),
+);
+const locationQuery = fc.record({
+  locations: fc.uniqueArray(fc.constantFrom('l0', 'l1', 'l2', 'l3', 'lx'), { minLength: 1, maxLength: 2 }),
+  sortBy: fc.constantFrom<SortKey>('price', 'sales_rate', 'discount'),
+  sortDir: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+  collapse: fc.boolean(),
+  available: fc.boolean(),
+});
+
+it('prices by the cheapest offer in the asked locations, ties going to the lowest location id', { timeout: 120_000 }, async () => {
+  let shown = 0;
+  await fc.assert(
+    fc.asyncProperty(offeredCatalog, fc.array(locationQuery, { minLength: 10, maxLength: 10 }), async (generated, queries) => {
+      const shopId = await loadCatalog(generated);
+      const index = await buildIndex(database.ctx.sql, shopId);
+      const reference = await loadReferenceCatalog(database.ctx.sql, shopId);
+      for (const [n, generatedQuery] of queries.entries()) {
+        const none = { categories: [], brands: [], excludedBrands: [], merchants: [], excludedMerchants: [], colors: [], sizes: [], exclude: [], filters: [] as [string, string[]][] };
+        const q = toQuery(shopId, { ...generatedQuery, ...none, priceMin: null, priceMax: null, discount: null, limit: 24, page: 1, searchQuery: null, searchScope: [...SEARCH_FIELDS] });
+        const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2 })));
+        expect(engine, JSON.stringify(generatedQuery)).toEqual(comparable(referenceListing(reference, q)));
+        shown += engine.shown.filter((product) => product.location !== null).length;
+      }
+    }),
+    { numRuns: 30, endOnFailure: true },
+  );
+  expect(shown).toBeGreaterThan(500);
 });

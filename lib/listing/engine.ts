@@ -13,6 +13,13 @@ import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 /** Results up to this size are sorted directly; larger ones are read off the index's sorted order. */
 export const SORT_DIRECTLY_BELOW = 4096;
 
+/**
+ * Locations holding at least this share of a shop's offers are found by one pass over every offer
+ * (in document order); fewer, through each location's list. At 1,000,000 products (1,832,140
+ * offers), the pass took 8.7 ms, the lists 7.0 ms for a city with 6.7 % of the offers.
+ */
+export const SCAN_OFFERS_FROM = 1 / 12;
+
 /** Sets of at least this many documents are counted on two threads (a handoff costs ~0.1 ms). */
 export const PARALLEL_FROM = 20_000;
 
@@ -75,7 +82,7 @@ type Scratch = {
   price: Float64Array;
   oldprice: Float64Array;
   discount: Float64Array;
-  best: Int32Array;
+  best: Int32Array; // all -1 between calls: locate's work
   offerLocation: Int32Array;
   // The set of locations whose offer prices are written in, and its key: left in place after a
   // query, so the next query for the same locations (the usual case: a store's shoppers) writes
@@ -113,7 +120,7 @@ function scratchOf(index: ShopIndex): Scratch {
  * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
  * The prices are valid until the next call with other locations.
  */
-export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitset; effective: Effective } {
+export function locationFilter(index: ShopIndex, mask: Uint8Array, scanOffersFrom = SCAN_OFFERS_FROM): { set: Bitset; effective: Effective } {
   const scratch = scratchOf(index);
   // Which offer prices each document depends on the locations only: kept per set of locations.
   const key = mask.join('');
@@ -124,14 +131,13 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array): { set: Bitse
     scratch.appliedKey = null;
     located = recall(keptMap<Located>(index, 'located'), key) ?? null;
     if (!located) {
-      located = locate(index, mask, scratch.best);
+      located = locate(index, mask, scratch.best, scanOffersFrom);
       keep(keptMap<Located>(index, 'located'), key, located, 16);
     }
     const { touched, offers } = located;
     for (let i = 0; i < touched.length; i++) {
       const doc = touched[i];
       const offer = offers[i];
-      scratch.best[doc] = offer;
       scratch.price[doc] = index.offerPrice[offer];
       scratch.oldprice[doc] = index.offerOldprice[offer];
       scratch.discount[doc] = index.offerDiscount[offer];
@@ -148,38 +154,73 @@ function undo(index: ShopIndex, scratch: Scratch, touched: Int32Array): void {
     scratch.price[doc] = index.price[doc];
     scratch.oldprice[doc] = index.oldprice[doc];
     scratch.discount[doc] = index.discount[doc];
-    scratch.best[doc] = -1;
     scratch.offerLocation[doc] = -1;
   }
 }
 
 type Located = { set: Bitset; touched: Int32Array; offers: Int32Array };
 
-/** The documents in stock in the masked locations, and the offer pricing each one that has offers. */
-function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array): Located {
+/**
+ * The documents in stock in the masked locations, and the offer pricing each one that has offers,
+ * in document order (so writing their prices in, and out again, goes front to back). Offers are
+ * numbered in document order: when the masked locations hold a good share of them, one pass over
+ * every offer finds them in order; otherwise each masked location's list is read, and the
+ * documents found marked in a bitset that gives them in order.
+ */
+function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, scanOffersFrom: number): Located {
   const set = index.withoutOffers.slice();
-  const { offerPrice, offerDoc, locationOfferOffsets, locationOffers } = index;
-  const touched: number[] = [];
-  for (let location = 0; location < mask.length; location++) {
-    if (!mask[location]) continue;
-    for (let i = locationOfferOffsets[location]; i < locationOfferOffsets[location + 1]; i++) {
-      const offer = locationOffers[i];
+  const { offerPrice, offerDoc, offerLocation, locationOfferOffsets, locationOffers } = index;
+  const offerCount = offerDoc.length;
+  let masked = 0;
+  for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
+  // Whether offer a prices a document before offer b: the cheaper, then the lower location id.
+  const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
+  let touched: Int32Array;
+  let offers: Int32Array;
+  if (masked >= offerCount * scanOffersFrom) {
+    const docs = new Int32Array(masked);
+    const chosen = new Int32Array(masked);
+    let count = 0;
+    for (let offer = 0; offer < offerCount; offer++) {
+      if (!mask[offerLocation[offer]]) continue;
       const doc = offerDoc[offer];
-      const current = best[doc];
-      if (current < 0) {
-        best[doc] = offer;
-        touched.push(doc);
-      } else if (offerPrice[offer] < offerPrice[current] || (offerPrice[offer] === offerPrice[current] && offer < current)) {
-        best[doc] = offer;
+      if (count > 0 && docs[count - 1] === doc) {
+        if (cheaper(offer, chosen[count - 1])) chosen[count - 1] = offer;
+      } else {
+        docs[count] = doc;
+        chosen[count++] = offer;
       }
     }
+    touched = docs.slice(0, count);
+    offers = chosen.slice(0, count);
+  } else {
+    // `best` is all -1, and left so. The documents found are marked in a bitset, read in order.
+    const found = emptySet(index.n);
+    let count = 0;
+    for (let location = 0; location < mask.length; location++) {
+      if (!mask[location]) continue;
+      for (let i = locationOfferOffsets[location]; i < locationOfferOffsets[location + 1]; i++) {
+        const offer = locationOffers[i];
+        const doc = offerDoc[offer];
+        const current = best[doc];
+        if (current < 0) {
+          found[doc >>> 5] |= 1 << (doc & 31);
+          count++;
+        }
+        if (current < 0 || cheaper(offer, current)) best[doc] = offer;
+      }
+    }
+    touched = new Int32Array(count);
+    offers = new Int32Array(count);
+    let i = 0;
+    forEachDocument(found, (doc) => {
+      touched[i] = doc;
+      offers[i++] = best[doc];
+      best[doc] = -1;
+    });
   }
-  const offers = new Int32Array(touched.length);
-  touched.forEach((doc, i) => {
-    offers[i] = best[doc];
-    set[doc >>> 5] |= 1 << (doc & 31);
-  });
-  return { set, touched: Int32Array.from(touched), offers };
+  for (let i = 0; i < touched.length; i++) set[touched[i] >>> 5] |= 1 << (touched[i] & 31);
+  return { set, touched, offers };
 }
 
 function lowerBound(values: Float64Array, target: number): number {
@@ -778,9 +819,15 @@ function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean
 
 /**
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
- * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both).
+ * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
+ * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never).
  */
-export function runListing(index: ShopIndex, query: ListingQuery, search: SearchHits | null, { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM } = {}): EngineResult {
+export function runListing(
+  index: ShopIndex,
+  query: ListingQuery,
+  search: SearchHits | null,
+  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM } = {},
+): EngineResult {
   workOf(index).parallelFrom = parallelFrom;
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
@@ -800,7 +847,7 @@ export function runListing(index: ShopIndex, query: ListingQuery, search: Search
   let mask: Uint8Array | null = null;
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
-    const located = locationFilter(index, mask);
+    const located = locationFilter(index, mask, scanOffersFrom);
     effective = located.effective;
     narrow(located.set);
   }

@@ -89,10 +89,12 @@ function categoriesOf(catalog: ReferenceCatalog, product: Product): Set<string> 
   return new Set(product.categories.flatMap((id) => (catalog.categories.has(id) ? lineage(catalog.categories, id) : [id])));
 }
 
-type Shown = { price: number; oldprice: number | null; discount: number };
+// How a product is shown: its price, oldprice and discount, and the location whose offer set them.
+type Shown = { price: number; oldprice: number | null; discount: number; location: string | null };
 
 export type ReferenceAnswer = {
   ids: string[];
+  shown: Shown[]; // the page's products, as ids
   total: number;
   facets: Record<string, Record<string, number>>; // dimension → value → count
   present: Record<string, number>; // param → products with any of its values
@@ -146,11 +148,11 @@ export function referenceListing(catalog: ReferenceCatalog, q: ListingQuery): Re
     if (q.available && !p.available) return false;
     if (q.exclude.includes(p.id)) return false;
     if (q.categories.length && !q.categories.some((c) => categoriesOf(catalog, p).has(c))) return false;
-    let view: Shown = { price: p.price, oldprice: p.oldprice, discount: p.discount_percent };
+    let view: Shown = { price: p.price, oldprice: p.oldprice, discount: p.discount_percent, location: null };
     if (q.locations.length && p.offers.length) {
       const here = p.offers.filter((o) => expandedLocations.has(o.location)).sort((a, b) => a.price - b.price || (a.location < b.location ? -1 : 1));
       if (here.length === 0) return false;
-      view = { price: here[0].price, oldprice: here[0].oldprice, discount: here[0].discount };
+      view = { price: here[0].price, oldprice: here[0].oldprice, discount: here[0].discount, location: here[0].location };
     }
     shown.set(p.id, view);
     if (anyMerchants) {
@@ -250,8 +252,10 @@ export function referenceListing(catalog: ReferenceCatalog, q: ListingQuery): Re
   }
 
   const from = (q.page - 1) * q.limit;
+  const page = q.page * q.limit > MAX_DEPTH ? [] : reps.slice(from, from + q.limit);
   return {
-    ids: q.page * q.limit > MAX_DEPTH ? [] : reps.slice(from, from + q.limit).map((p) => p.id),
+    ids: page.map((p) => p.id),
+    shown: page.map((p) => shown.get(p.id)!),
     total: reps.length,
     facets,
     present,
