@@ -173,7 +173,8 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, scanOffers
   const offerCount = offerDoc.length;
   let masked = 0;
   for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
-  // Whether offer a prices a document before offer b: the cheaper, then the lower location id.
+  // Whether offer a prices a document before offer b: the cheaper, then the lower location id (a
+  // document's offers are numbered in the order of their locations' ids).
   const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
   let touched: Int32Array;
   let offers: Int32Array;
