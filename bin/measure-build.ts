@@ -5,21 +5,13 @@
 // --rebuild: one full build, then N times one product changed through the import path and the
 // index rebuilt from the previous one. Add `--cpu-prof --cpu-prof-dir=D` before `--import` for a
 // profile.
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { applyProducts } from '@/lib/catalog/apply-products';
 import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
-import { boot } from '@/lib/runtime/boot';
-import { readSettings } from '@/lib/runtime/settings';
+import { bootKeptDatabase, option } from './kept-database';
 
-const option = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-};
-const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('usage: bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]');
 const runs = Number(option('--runs') ?? 3);
-const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
+const runtime = await bootKeptDatabase('bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]');
 const sql = runtime.ctx.sql;
 const wanted = option('--shop');
 const [shop] = await sql<{ id: string; count: number }[]>`

@@ -4,18 +4,14 @@
 // "Bench 1000000" holds 1,000,000). Each variant runs three times in a transaction that is rolled
 // back, so the catalog is left as it was. Times include building the COPY text in Node, which
 // overlaps PostgreSQL's work.
-import path from 'node:path';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { copyLine, copyText } from '@/lib/catalog/copy-rows';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
 import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
-import { boot } from '@/lib/runtime/boot';
-import { readSettings } from '@/lib/runtime/settings';
+import { bootKeptDatabase } from './kept-database';
 
-const dirIndex = process.argv.indexOf('--data-dir');
-if (dirIndex < 0) throw new Error('usage: bin/measure-copy.ts --data-dir DIR');
-const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(process.argv[dirIndex + 1]), databaseUrl: undefined } });
+const runtime = await bootKeptDatabase('bin/measure-copy.ts --data-dir DIR');
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
   select s.id, (select count(*)::int from products p where p.shop_id = s.id) as count from shops s order by 2 desc limit 1`;

@@ -4,24 +4,16 @@
 // that is rolled back, so the database is left as it was. Prints each run's time; with
 // IMPORT_TIMINGS=1, its steps. The ids are listed in a shuffled order, as a shop's feed would, in
 // a request body applied as the server applies it (without the HTTP and the intake around it).
-import path from 'node:path';
 import { applyAvailability } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { scanJson } from '@/lib/http/json-scan';
 import { Phases } from '@/lib/imports/phases';
-import { boot } from '@/lib/runtime/boot';
-import { readSettings } from '@/lib/runtime/settings';
+import { bootKeptDatabase, option } from './kept-database';
 
-const option = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-};
-const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('usage: bin/measure-patch.ts --data-dir DIR [--runs N] [--listed SHARE]');
 const runs = Number(option('--runs') ?? 3);
 const share = Number(option('--listed') ?? 0.9);
 const mode = process.argv.includes('--delete') ? 'delete' : 'patch';
-const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
+const runtime = await bootKeptDatabase('bin/measure-patch.ts --data-dir DIR [--runs N] [--listed SHARE] [--delete]');
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
   select shop_id as id, count(*)::int as count from product_state group by shop_id order by 2 desc limit 1`;

@@ -8,26 +8,18 @@
 // 2: never; default the engine's).
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
-import path from 'node:path';
 import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { searchDocuments } from '@/lib/listing/search';
-import { boot } from '@/lib/runtime/boot';
-import { readSettings } from '@/lib/runtime/settings';
+import { bootKeptDatabase, option } from './kept-database';
 
-const option = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-};
-const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('usage: bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE]');
 const runs = Number(option('--runs') ?? 40);
 const wantedShapes = option('--shapes')?.split(',');
 const profileFile = option('--profile');
 const parallelFrom = option('--parallel-from') === undefined ? undefined : Number(option('--parallel-from'));
 const scanOffersFrom = option('--scan-offers-from') === undefined ? undefined : Number(option('--scan-offers-from'));
-const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
+const runtime = await bootKeptDatabase('bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE] [--parallel-from N] [--scan-offers-from S]');
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
   select shop_id as id, count(*)::int as count from products group by shop_id order by 2 desc limit 1`;
