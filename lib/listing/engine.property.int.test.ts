@@ -268,3 +268,43 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
   );
   expect(shown).toBeGreaterThan(500);
 });
+
+// Locations and nothing else (answered from what the index keeps: location-only.ts), over the
+// general catalogs, where a variant group often mixes products with offers and without.
+const locationOnlyQuery = fc.record({
+  locations: fc.uniqueArray(fc.constantFrom('l0', 'l1', 'l2', 'l3', 'lx', 'nope'), { minLength: 1, maxLength: 2 }),
+  sortBy: fc.constantFrom<SortKey>('sales_rate', 'price', 'discount', 'date', 'price_margin', 'rating'),
+  sortDir: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+  collapse: fc.boolean(),
+  available: fc.constantFrom(true, true, false),
+  limit: fc.constantFrom(0, 1, 3, 24),
+  page: fc.constantFrom(1, 1, 2, 3),
+});
+
+it('answers queries for locations alone exactly as the reference does', { timeout: 300_000 }, async () => {
+  let mixed = 0;
+  let cases = 0;
+  await fc.assert(
+    fc.asyncProperty(catalog, fc.array(locationOnlyQuery, { minLength: 20, maxLength: 20 }), async (generated, queries) => {
+      const shopId = await loadCatalog(generated);
+      const index = await buildIndex(database.ctx.sql, shopId);
+      const reference = await loadReferenceCatalog(database.ctx.sql, shopId);
+      const groups = new Map<string, Set<boolean>>();
+      for (const p of generated.products) if (p.group_id) groups.set(p.group_id, (groups.get(p.group_id) ?? new Set()).add(p.locations !== undefined));
+      if ([...groups.values()].some((kinds) => kinds.size === 2)) mixed++;
+      for (const [n, generatedQuery] of queries.entries()) {
+        const none = { categories: [], brands: [], excludedBrands: [], merchants: [], excludedMerchants: [], colors: [], sizes: [], exclude: [], filters: [] as [string, string[]][] };
+        const first = toQuery(shopId, { ...generatedQuery, ...none, priceMin: null, priceMax: null, discount: null, searchQuery: null, searchScope: [...SEARCH_FIELDS] });
+        // The query, its next page, then the query again (partly from what the index kept).
+        for (const q of [first, { ...first, page: first.page + 1 }, first]) {
+          const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2 })));
+          expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(comparable(referenceListing(reference, q)));
+          cases++;
+        }
+      }
+    }),
+    { numRuns: 60, endOnFailure: true },
+  );
+  expect(cases).toBe(3600);
+  expect(mixed).toBeGreaterThan(20);
+});

@@ -1,9 +1,10 @@
-import { add, addRange, cardinality, emptySet, fullSet, intersectInto, subtractInto, type Bitset } from './bitset';
+import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subtractInto, type Bitset } from './bitset';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { countRanks, type CountTask } from './count-kernel';
 import { countInParallel, sharedFor, type Shared } from './parallel-count';
+import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, offeredRanks, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -129,11 +130,7 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, scanOffersFro
     if (scratch.applied) undo(index, scratch, scratch.applied.touched);
     scratch.applied = null;
     scratch.appliedKey = null;
-    located = recall(keptMap<Located>(index, 'located'), key) ?? null;
-    if (!located) {
-      located = locate(index, mask, scratch.best, scanOffersFrom);
-      keep(keptMap<Located>(index, 'located'), key, located, 16);
-    }
+    located = locatedFor(index, mask, scratch.best, scanOffersFrom);
     const { touched, offers } = located;
     for (let i = 0; i < touched.length; i++) {
       const doc = touched[i];
@@ -147,6 +144,17 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, scanOffersFro
     scratch.appliedKey = key;
   }
   return { set: located.set.slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation } };
+}
+
+/** The documents in stock in the masked locations and their offers (locate's), kept per set of locations. */
+function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array, scanOffersFrom: number): Located {
+  const key = mask.join('');
+  let located = recall(keptMap<Located>(index, 'located'), key);
+  if (!located) {
+    located = locate(index, mask, best, scanOffersFrom);
+    keep(keptMap<Located>(index, 'located'), key, located, 16);
+  }
+  return located;
 }
 
 function undo(index: ShopIndex, scratch: Scratch, touched: Int32Array): void {
@@ -690,6 +698,29 @@ export async function prepareSortedDocuments(index: ShopIndex, key: SortKey, dir
   unfilteredShown(index, key, dir);
 }
 
+/**
+ * What the previous index's queries for locations alone had made (see location-only.ts), made
+ * again for its successor in steps with `pause()` between them: the first such query after a swap
+ * would otherwise wait for them (~0.5 s at a million products).
+ */
+export async function prepareLocationOnly(index: ShopIndex, previous: ShopIndex, pause: () => Promise<void>): Promise<void> {
+  for (const [cacheKey, value] of previous.cache) {
+    if (!cacheKey.startsWith('location-base:')) continue;
+    const made = value as LocationBase;
+    const base = locationBase(index, made.available);
+    for (const collapse of made.counts.keys()) {
+      await pause();
+      locationBaseCounts(index, base, collapse, (set, alone, out) => countPass(index, set, alone, out));
+    }
+    for (const orderKey of made.representatives.keys()) {
+      const [key, dir] = orderKey.split(':') as [SortKey, 'asc' | 'desc'];
+      await prepareSortedDocuments(index, key, dir, pause);
+      await pause();
+      representatives(index, base, orderKey, orderedWalk(index, key, dir).order, baseValues(index, key));
+    }
+  }
+}
+
 function filterNames(query: ListingQuery): string[] {
   const names: string[] = [];
   if (query.available) names.push('available');
@@ -819,6 +850,97 @@ function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean
 }
 
 /**
+ * The first `want` products of a location-only result: along the kept order when the query's order
+ * does not depend on the locations (`byOffers` null); otherwise the kept representatives along the
+ * kept order (by base keys: they have no offers) merged with the offered ones, by their keys.
+ */
+function locationPage(index: ShopIndex, result: LocationShown, walk: Walk, byOffers: KeyOrder | null, want: number): Int32Array {
+  const { kept, added, addedKeys } = result;
+  if (!byOffers) {
+    const reps = kept.slice();
+    for (let i = 0; i < added.length; i++) add(reps, added[i]);
+    return walkToPage(index, walk, reps, false, want);
+  }
+  // The first `want` offered ones in order (their places in `added`).
+  const inOrder = (a: number, b: number) => (before(byOffers, addedKeys[a], added[a], addedKeys[b], added[b]) ? -1 : a === b ? 0 : 1);
+  let head = new Int32Array(added.length);
+  for (let i = 0; i < head.length; i++) head[i] = i;
+  if (head.length > want) {
+    selectFirst(head, want, inOrder);
+    head = head.subarray(0, want);
+  }
+  head.sort(inOrder);
+  const out = new Int32Array(want);
+  const values = byOffers.values;
+  let found = 0;
+  let next = 0;
+  const order = walk.order;
+  for (let k = 0; k < order.length && found < want; k++) {
+    const doc = order[k];
+    if ((kept[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+    while (next < head.length && found < want && before(byOffers, addedKeys[head[next]], added[head[next]], values[doc], doc)) out[found++] = added[head[next++]];
+    if (found < want) out[found++] = doc;
+  }
+  while (found < want && next < head.length) out[found++] = added[head[next++]];
+  return out;
+}
+
+/** Whether a query asks for locations and nothing else that narrows its result (see location-only.ts). */
+function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHits | null): boolean {
+  const merchants = index.merchants.size > 0 && (query.merchants.length > 0 || query.excludedMerchants.length > 0);
+  const selections = query.brands.length + query.excludedBrands.length + query.colors.length + query.sizes.length;
+  return (
+    query.locations.length > 0 &&
+    !search &&
+    !merchants &&
+    selections === 0 &&
+    query.exclude.length === 0 &&
+    query.categories.length === 0 &&
+    query.priceMin === null &&
+    query.priceMax === null &&
+    query.discount === null &&
+    [...query.filters.values()].every((values) => values.length === 0)
+  );
+}
+
+/** The offered documents of a location-only result (in stock, with `available`), their offers and sort keys. */
+function offeredOf(index: ShopIndex, located: Located, available: boolean, sortBy: SortKey): Offered {
+  const { touched, offers: best } = located;
+  const docs = new Int32Array(touched.length);
+  const offers = new Int32Array(touched.length);
+  let count = 0;
+  for (let i = 0; i < touched.length; i++) {
+    if (available && !has(index.available, touched[i])) continue;
+    docs[count] = touched[i];
+    offers[count++] = best[i];
+  }
+  const keys = new Float64Array(count);
+  const base = baseValues(index, sortBy);
+  for (let i = 0; i < count; i++) {
+    keys[i] = sortBy === 'price' ? index.offerPrice[offers[i]] : sortBy === 'discount' ? index.offerDiscount[offers[i]] : base[docs[i]];
+  }
+  return { docs: docs.subarray(0, count), offers: offers.subarray(0, count), keys };
+}
+
+/** Where `doc` is in `offered` (documents ascend there), or -1. */
+function offerSlot(offered: Offered, doc: number): number {
+  let lo = 0;
+  let hi = offered.docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offered.docs[mid] < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offered.docs.length && offered.docs[lo] === doc ? lo : -1;
+}
+
+/** The offer that prices `doc` in a location-only result, or -1 (none: it has no offers). */
+function offerOfDocument(offered: Offered, doc: number): number {
+  const slot = offerSlot(offered, doc);
+  return slot < 0 ? -1 : offered.offers[slot];
+}
+
+/**
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
  * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never).
@@ -846,11 +968,20 @@ export function runListing(
   }
   if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id))));
   let mask: Uint8Array | null = null;
+  // Locations and nothing else: answered from what the index keeps (location-only.ts), without
+  // writing the locations' prices in; the offers that price the result are kept beside it.
+  const onlyLocations = locationsAlone(index, query, search);
+  let located: Located | null = null;
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
-    const located = locationFilter(index, mask, scanOffersFrom);
-    effective = located.effective;
-    narrow(located.set);
+    if (onlyLocations) {
+      located = locatedFor(index, mask, scratchOf(index).best, scanOffersFrom);
+      narrow(located.set);
+    } else {
+      const filtered = locationFilter(index, mask, scanOffersFrom);
+      effective = filtered.effective;
+      narrow(filtered.set);
+    }
   }
   // Merchant filters apply only when the feed sets merchants at all (spec 4.7).
   if (index.merchants.size > 0) {
@@ -906,45 +1037,72 @@ export function runListing(
   // (disjunctive); "products with this param" always over the result. They depend on the filters
   // only (not on the order or the page): kept per filter set with the index.
   const known = cachedCounts(index, key);
-  const { counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched, pick);
-  if (!known) keepCounts(index, key, { counts, present, requests });
-
-  // The result: one product per group (its best-ranked variant) when collapsing, every matching
-  // one otherwise; its size and price statistics from them, without walking the order.
-  if (!shown) {
-    let total = size;
-    let reps: Bitset = matched;
-    if (pick) {
-      if (!pick.done) countPass(index, matched, true, null, pick); // the counts were kept: pick alone
-      reps = pick.reps;
-      total = pick.count;
+  let counts: Int32Array;
+  let present: Int32Array;
+  let requests: number;
+  let ordered: Int32Array;
+  let offered: Offered | null = null;
+  if (located) {
+    const location = locationBase(index, query.available);
+    offered = offeredOf(index, located, query.available, sortBy);
+    const ranks = offeredRanks(index, offered, work.ranks);
+    if (known) ({ counts, present, requests } = known);
+    else {
+      const all = locationCounts(index, location, ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
+      counts = all.subarray(0, index.valueKey.length);
+      present = all.subarray(index.valueKey.length);
+      requests = 1;
+      keepCounts(index, key, { counts, present, requests });
     }
-    shown = { total, stats: statsOf(index, reps, total, effective, work) };
-    keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
+    const byOrder = orderedWalk(index, sortBy, query.sortDir);
+    const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
+    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder.order, keyOrder);
+    if (!shown) {
+      shown = { total: result.total, stats: result.stats };
+      keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
+    }
+    const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
+    const byOffers = sortBy === 'price' || sortBy === 'discount';
+    ordered = want === 0 ? new Int32Array(0) : locationPage(index, result, byOrder, byOffers ? keyOrder : null, want);
+  } else {
+    ({ counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched, pick));
+    if (!known) keepCounts(index, key, { counts, present, requests });
+    // The result: one product per group (its best-ranked variant) when collapsing, every matching
+    // one otherwise; its size and price statistics from them, without walking the order.
+    if (!shown) {
+      let total = size;
+      let reps: Bitset = matched;
+      if (pick) {
+        if (!pick.done) countPass(index, matched, true, null, pick); // the counts were kept: pick alone
+        reps = pick.reps;
+        total = pick.count;
+      }
+      shown = { total, stats: statsOf(index, reps, total, effective, work) };
+      keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
+    }
+    const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
+    // The page: the first representatives along the kept order when the pick marked their
+    // positions; otherwise found by sorting (small results) or by walking the kept order.
+    if (want === 0) ordered = new Int32Array(0);
+    else if (pick && walk) ordered = firstPositions(walk.order, pick.positions, want);
+    else if (walk) ordered = walkToPage(index, walk, matched, collapse, want);
+    else {
+      // Sorted: kept per filter set and order, as far as a page has needed (the next page of a
+      // small result is not sorted again).
+      const sorted = keptMap<Int32Array>(index, 'sorted');
+      const known = recall(sorted, shownKey);
+      if (known && known.length >= want) ordered = known;
+      else {
+        ordered = firstInOrder(index, pick ? pick.reps : matched, collapse && !pick, comparator(index, values, query.sortDir), want);
+        keep(sorted, shownKey, ordered, 256);
+      }
+    }
+    if (pick) {
+      pick.reps.fill(0);
+      if (walk) pick.positions.fill(0);
+    }
   }
   const total = shown.total;
-  const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(total, query.page * query.limit);
-  // The page: the first representatives along the kept order when the pick marked their
-  // positions; otherwise found by sorting (small results) or by walking the kept order.
-  let ordered: Int32Array;
-  if (want === 0) ordered = new Int32Array(0);
-  else if (pick && walk) ordered = firstPositions(walk.order, pick.positions, want);
-  else if (walk) ordered = walkToPage(index, walk, matched, collapse, want);
-  else {
-    // Sorted: kept per filter set and order, as far as a page has needed (the next page of a
-    // small result is not sorted again).
-    const sorted = keptMap<Int32Array>(index, 'sorted');
-    const known = recall(sorted, shownKey);
-    if (known && known.length >= want) ordered = known;
-    else {
-      ordered = firstInOrder(index, pick ? pick.reps : matched, collapse && !pick, comparator(index, values, query.sortDir), want);
-      keep(sorted, shownKey, ordered, 256);
-    }
-  }
-  if (pick) {
-    pick.reps.fill(0);
-    if (walk) pick.positions.fill(0);
-  }
 
   const from = (query.page - 1) * query.limit;
   const page = from >= ordered.length ? new Int32Array(0) : ordered.slice(from, Math.min(ordered.length, from + query.limit));
@@ -952,7 +1110,16 @@ export function runListing(
   const pageOldprice = new Float64Array(page.length);
   const pageDiscount = new Float64Array(page.length);
   const pageLocation = new Int32Array(page.length).fill(-1);
+  const offerOf = (doc: number) => (offered ? offerOfDocument(offered, doc) : -1);
   page.forEach((doc, i) => {
+    const offer = offerOf(doc);
+    if (offer >= 0) {
+      pagePrice[i] = index.offerPrice[offer];
+      pageOldprice[i] = index.offerOldprice[offer];
+      pageDiscount[i] = index.offerDiscount[offer];
+      pageLocation[i] = index.offerLocation[offer];
+      return;
+    }
     if (effective.offerLocation) pageLocation[i] = effective.offerLocation[doc];
     pagePrice[i] = effective.price[doc];
     pageOldprice[i] = effective.oldprice[doc];
@@ -979,10 +1146,12 @@ export function runListing(
 
   const debug = query.debug
     ? Array.from(page, (doc) => {
-        const value = values[doc];
+        const offer = offerOf(doc);
+        const value = offer >= 0 ? offered!.keys[offerSlot(offered!, doc)] : values[doc];
         const matchedBy: Record<string, unknown> = { filters: filterNames(query) };
         if (query.categories.length) matchedBy.categories = query.categories.filter((id) => hasValue(index, doc, DIM_CATEGORY, id));
-        if (effective.offerLocation && effective.offerLocation[doc] >= 0) matchedBy.location = index.locations[effective.offerLocation[doc]].id;
+        if (offer >= 0) matchedBy.location = index.locations[index.offerLocation[offer]].id;
+        else if (effective.offerLocation && effective.offerLocation[doc] >= 0) matchedBy.location = index.locations[effective.offerLocation[doc]].id;
         if (search) matchedBy.search_score = search.score[doc];
         return { id: idOf(index, doc), sort_by: sortBy, sort_key: Number.isNaN(value) ? null : value, matched: matchedBy };
       })

@@ -109,3 +109,31 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
   await sql`update products set facets = null where shop_id = ${shop.shop_id}`;
   expect(shape(await buildIndex(sql, shop.shop_id))).toEqual(stored);
 });
+
+it('answers queries for locations alone with the new stock after a patch, and prepares them again for the patched index', async () => {
+  const sql = database.ctx.sql;
+  const shop = await createTestShop(database.ctx);
+  const shopId = shop.shop_id;
+  // p0..p9 have an offer in store s1, p10..p19 none: in stock everywhere.
+  const items = Array.from({ length: 20 }, (_, i) => ({ ...item(`p${i}`, i + 1), ...(i < 10 ? { locations: [{ location: 's1', price: 100 + i }] } : {}) }));
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', items));
+  const inStore = (index: ShopIndex) => {
+    const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&locations=s1&sort_by=price&sort_dir=desc&limit=3`)));
+    const result = runListing(index, query, null);
+    return { total: result.total, page: Array.from(result.page, (doc) => idOf(index, doc)), prices: Array.from(result.pagePrice), max: result.stats?.range.max };
+  };
+  const first = await indexFor(sql, shopId);
+  expect(inStore(first)).toEqual({ total: 20, page: ['p9', 'p8', 'p7'], prices: [109, 108, 107], max: 109 });
+  expect(first.cache.has('location-base:true')).toBe(true);
+  await sql.begin((tx) => applyAvailability(tx, shopId, 'delete', ['p9', 'p19']));
+  const patched = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(patched.buildSteps).toMatch(/availability of 2 products patched/);
+  // Made again in the background after the swap, for the new stock.
+  await eventually(
+    async () => patched.cache.get('location-base:true') as { size: number; counts: Map<boolean, Int32Array>; representatives: Map<string, unknown> } | undefined,
+    (base) => base !== undefined && base.counts.has(true) && base.representatives.has('price:desc'),
+    10_000,
+  );
+  expect((patched.cache.get('location-base:true') as { size: number }).size).toBe(9);
+  expect(inStore(patched)).toEqual({ total: 18, page: ['p8', 'p7', 'p6'], prices: [108, 107, 106], max: 108 });
+});

@@ -3,7 +3,7 @@ import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
 import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, yieldToEventLoop, type ShopIndex } from './build-index';
-import { prepareBaseCounts, prepareSortedDocuments } from './engine';
+import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
 
@@ -142,7 +142,8 @@ async function warm(index: ShopIndex): Promise<void> {
 
 /**
  * After a swap, in the background: the other orders the previous index was asked for (each ~0.5 s
- * at a million products, in turns), so their first queries do not sort — without delaying the swap
+ * at a million products, in turns), and what its queries for locations alone had made, so their
+ * first queries do not sort or count it — without delaying the swap
  * or any other shop's build (see yieldToBuilds).
  */
 async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> {
@@ -151,6 +152,7 @@ async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> 
     const [, key, dir] = cacheKey.split(':') as [string, SortKey, 'asc' | 'desc'];
     await prepareSortedDocuments(index, key, dir, () => yieldToBuilds());
   }
+  await prepareLocationOnly(index, previous, () => yieldToBuilds());
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { add, emptySet } from './bitset';
-import { priceStats, priceStatsOfSet } from './price-stats';
+import { priceStats, priceStatsOfSet, priceStatsOfSetAnd, sortPrices } from './price-stats';
 
 const price = fc.oneof(
   fc.integer({ min: 1, max: 2_000 }),
@@ -27,6 +27,32 @@ it('gives from a set of documents with ascending prices exactly what priceStats 
   );
 });
 
+it('gives from a set of documents and a sorted list of further prices what priceStats gives from all of them', () => {
+  fc.assert(
+    fc.property(
+      fc.array(price, { maxLength: 200 }),
+      fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+      fc.array(price, { maxLength: 120 }),
+      (unsorted, chosen, further) => {
+        const prices = Float64Array.from(unsorted).sort();
+        const set = emptySet(prices.length);
+        const all: number[] = [...further];
+        let count = 0;
+        prices.forEach((value, doc) => {
+          if (chosen[doc]) {
+            add(set, doc);
+            all.push(value);
+            count++;
+          }
+        });
+        const expected = all.length ? priceStats(Float64Array.from(all), all.length) : null;
+        expect(priceStatsOfSetAnd(prices, set, count, Float64Array.from(further).sort())).toEqual(expected);
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
 it('buckets prices on the bounds exactly as priceStats does', () => {
   const prices = Float64Array.from([100, 200, 200, 300, 400, 500, 500.5, 999.99]);
   const set = emptySet(prices.length);
@@ -34,4 +60,17 @@ it('buckets prices on the bounds exactly as priceStats does', () => {
   const stats = priceStatsOfSet(prices, set, prices.length);
   expect(stats).toEqual(priceStats(prices.slice(), prices.length));
   expect(stats!.ranges.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(prices.length);
+});
+
+it('sorts prices by their bits exactly as a typed array sorts them', () => {
+  const value = fc.oneof(price, fc.double({ min: 0, max: 1e300, noNaN: true }), fc.constantFrom(0, Number.MIN_VALUE, 2.5e-320, 1, 1 + Number.EPSILON, 2 ** 32, 2 ** 53 + 2));
+  fc.assert(
+    fc.property(fc.array(value, { maxLength: 1200, size: 'max' }), fc.boolean(), (values, negative) => {
+      const prices = Float64Array.from(negative ? [...values, -1, -0] : values);
+      const expected = prices.slice().sort();
+      expect(sortPrices(prices)).toEqual(expected);
+      expect(Array.from(prices, (p) => Object.is(p, -0))).toEqual(Array.from(expected, (p) => Object.is(p, -0)));
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -1,4 +1,4 @@
-import type { Bitset } from './bitset';
+import { bitCount, type Bitset } from './bitset';
 
 // price_range, price_median and price_ranges of a result (CONTRACT §4), from its products' prices.
 
@@ -102,59 +102,123 @@ export function priceStats(prices: Float64Array, length: number): PriceStats | n
  * document is visited one by one.
  */
 export function priceStatsOfSet(prices: Float64Array, set: Bitset, count: number): PriceStats | null {
-  if (count === 0) return null;
-  const min = prices[nthMember(set, 0)];
-  const max = prices[nthMember(set, count - 1)];
+  return priceStatsOfSetAnd(prices, set, count, new Float64Array(0));
+}
+
+/**
+ * The same over the prices of `set` (as above) and of `more` (ascending) together: a location
+ * query's result, whose products without offers keep their base prices while the others come with
+ * their offers' prices.
+ */
+export function priceStatsOfSetAnd(prices: Float64Array, set: Bitset, count: number, more: Float64Array): PriceStats | null {
+  const total = count + more.length;
+  if (total === 0) return null;
+  const members = new Members(set);
+  const min = Math.min(count ? prices[members.nth(0)] : Infinity, more.length ? more[0] : Infinity);
+  const max = Math.max(count ? prices[members.nth(count - 1)] : -Infinity, more.length ? more[more.length - 1] : -Infinity);
   const range = { min: Math.floor(min), max: Math.ceil(max) };
   const { start, step, buckets } = bucketPlan(range.min, range.max, max);
-  // The first document of each bucket, by the very expression priceStats buckets with (it grows with the price).
+  // Each bucket's first price, on both sides, by the very expression priceStats buckets with (it
+  // grows with the price): a binary search each.
+  const firstOfBucket = (length: number, at: (i: number) => number, bucket: number) => {
+    let lo = 0;
+    let hi = length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Math.floor((at(mid) - start) / step) < bucket) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   const counts = new Array<number>(buckets).fill(0);
   let before = 0;
   for (let b = 1; b < buckets; b++) {
-    let lo = 0;
-    let hi = prices.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (Math.floor((prices[mid] - start) / step) < b) lo = mid + 1;
-      else hi = mid;
-    }
-    const below = membersBelow(set, lo);
+    const below = members.below(firstOfBucket(prices.length, (doc) => prices[doc], b)) + firstOfBucket(more.length, (i) => more[i], b);
     counts[b - 1] = below - before;
     before = below;
   }
-  counts[buckets - 1] = count - before;
-  const middle = count >>> 1;
-  const median = count % 2 === 1 ? prices[nthMember(set, middle)] : (prices[nthMember(set, middle - 1)] + prices[nthMember(set, middle)]) / 2;
+  counts[buckets - 1] = total - before;
+  // The k-th smallest (0-based) of both: the first `taken` from the set, the rest from `more`.
+  const kth = (k: number) => {
+    let lo = Math.max(0, k + 1 - more.length);
+    let hi = Math.min(k + 1, count);
+    while (lo < hi) {
+      const taken = (lo + hi) >>> 1;
+      if (prices[members.nth(taken)] < more[k - taken]) lo = taken + 1;
+      else hi = taken;
+    }
+    const rest = k + 1 - lo;
+    return Math.max(lo > 0 ? prices[members.nth(lo - 1)] : -Infinity, rest > 0 ? more[rest - 1] : -Infinity);
+  };
+  const middle = total >>> 1;
+  const median = total % 2 === 1 ? kth(middle) : (kth(middle - 1) + kth(middle)) / 2;
   return { range, median: Math.floor(median), ranges: bucketsOf(start, step, counts) };
 }
 
-function popcount(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
+/** A set's members by position: the members before each word summed once, then each look-up a binary search. */
+class Members {
+  private readonly before: Int32Array;
 
-/** Members of `set` below document `doc`. */
-function membersBelow(set: Bitset, doc: number): number {
-  let count = 0;
-  const whole = doc >>> 5;
-  for (let w = 0; w < whole; w++) count += popcount(set[w]);
-  if (doc & 31) count += popcount(set[whole] & ((1 << (doc & 31)) - 1));
-  return count;
-}
-
-/** The k-th (0-based) member of `set`, which has more than k. */
-function nthMember(set: Bitset, k: number): number {
-  let left = k;
-  for (let w = 0; w < set.length; w++) {
-    const count = popcount(set[w]);
-    if (left >= count) {
-      left -= count;
-      continue;
-    }
-    let bits = set[w];
-    for (; left > 0; left--) bits &= bits - 1;
-    return (w << 5) + 31 - Math.clz32(bits & -bits);
+  constructor(private readonly set: Bitset) {
+    this.before = new Int32Array(set.length + 1);
+    for (let w = 0; w < set.length; w++) this.before[w + 1] = this.before[w] + bitCount(set[w]);
   }
-  throw new Error(`the set has no member ${k}`);
+
+  /** Members below document `doc`. */
+  below(doc: number): number {
+    const whole = doc >>> 5;
+    if (whole >= this.set.length) return this.before[this.set.length];
+    return this.before[whole] + ((doc & 31) === 0 ? 0 : bitCount(this.set[whole] & ((1 << (doc & 31)) - 1)));
+  }
+
+  /** The k-th (0-based) member; the set has more than k. */
+  nth(k: number): number {
+    let lo = 0;
+    let hi = this.set.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.before[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    let bits = this.set[lo];
+    for (let left = k - this.before[lo]; left > 0; left--) bits &= bits - 1;
+    return (lo << 5) + 31 - Math.clz32(bits & -bits);
+  }
+}
+
+/**
+ * `prices` in ascending order, in place. Positive numbers (and zeros) are sorted by their bits,
+ * which order as the numbers do: four passes of 16 bits (a typed array's own sort took 11 ms for
+ * 100,000 prices). Anything else falls back to that sort.
+ */
+export function sortPrices(prices: Float64Array): Float64Array {
+  for (let i = 0; i < prices.length; i++) {
+    const price = prices[i];
+    if (!(price >= 0) || (price === 0 && 1 / price < 0)) return prices.sort();
+  }
+  if (prices.length < 256) return prices.sort();
+  const words = new Uint32Array(prices.buffer, prices.byteOffset, prices.length * 2); // low, high per price (little-endian)
+  let from = Uint32Array.from(words);
+  let to = new Uint32Array(from.length);
+  const counts = new Int32Array(1 << 16);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    counts.fill(0);
+    for (let i = 0; i < prices.length; i++) counts[(from[2 * i + word] >>> shift) & 0xffff]++;
+    let sum = 0;
+    for (let digit = 0; digit < counts.length; digit++) {
+      const count = counts[digit];
+      counts[digit] = sum;
+      sum += count;
+    }
+    for (let i = 0; i < prices.length; i++) {
+      const at = 2 * counts[(from[2 * i + word] >>> shift) & 0xffff]++;
+      to[at] = from[2 * i];
+      to[at + 1] = from[2 * i + 1];
+    }
+    [from, to] = [to, from];
+  }
+  words.set(from);
+  return prices;
 }

@@ -1,0 +1,319 @@
+import { cardinality, emptySet, intersectInto, type Bitset } from './bitset';
+import type { ShopIndex } from './build-index';
+import { countRanks } from './count-kernel';
+import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
+
+// A location-only query (locations, and no other filter or facet selection) answered from what is
+// kept per index instead of counting its whole result. Its result is the products without offers
+// (in every location's result, priced as in the base catalog) plus those with an offer in the
+// locations asked for. So:
+// - its facet counts are the counts of those without offers (kept) plus, for each group an offered
+//   product of the result belongs to, the values that product brings which the group's products
+//   without offers do not have (its "new values", kept per offered product): counting reads only
+//   the offered products of the result (about a ninth of a million-product result) instead of all;
+// - each group's representative is the kept one among its products without offers, unless one of
+//   its offered products in the result comes first in the query's order;
+// - its size and price statistics follow from those replacements.
+
+/** What is kept per index and stock rule (`available`). */
+export type LocationBase = {
+  available: boolean;
+  withoutOffers: Bitset; // the documents without offers (in stock, with `available`)
+  size: number; // how many
+  // Per collapse: the facet counts (values, then presence markers) of `withoutOffers`.
+  counts: Map<boolean, Int32Array>;
+  // Per rank (group order), an offered document's values and markers that no document of its
+  // group in `withoutOffers` has: newValues[newOffsets[r] .. newOffsets[r + 1]).
+  newOffsets: Int32Array;
+  newValues: Uint16Array | Int32Array;
+  // Per order (`key:dir`): each group's representative among `withoutOffers`.
+  representatives: Map<string, Representatives>;
+  groupCount: number;
+};
+
+// A query's best for a group, beside its kept representative: an offered document's place in
+// Offered, or one of these.
+const UNTOUCHED = -2;
+const KEPT = -1;
+
+/**
+ * Per group, four numbers side by side (one cache line for the query's pass, which meets groups in
+ * no order): its representative (-1: none), that one's key and id rank, and the query's best
+ * (UNTOUCHED between queries).
+ */
+type Representatives = { packed: Float64Array; set: Bitset; total: number };
+
+/**
+ * The location base of an index for a stock rule, made on first use and kept with the index (an
+ * availability patch drops it with the counts).
+ */
+export function locationBase(index: ShopIndex, available: boolean): LocationBase {
+  const cacheKey = `location-base:${available}`;
+  let base = index.cache.get(cacheKey) as LocationBase | undefined;
+  if (!base) {
+    const withoutOffers = index.withoutOffers.slice();
+    if (available) intersectInto(withoutOffers, index.available);
+    const { newOffsets, newValues } = newValuesOf(index, withoutOffers);
+    base = {
+      available,
+      withoutOffers,
+      size: cardinality(withoutOffers),
+      counts: new Map(),
+      newOffsets,
+      newValues,
+      representatives: new Map(),
+      groupCount: index.n === 0 ? 0 : index.groupOfRank[index.n - 1] + 1,
+    };
+    index.cache.set(cacheKey, base);
+  }
+  return base;
+}
+
+/** Per offered document (by rank), its values and markers that its group's documents in `withoutOffers` lack. */
+function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int32Array; newValues: Uint16Array | Int32Array } {
+  const { n, groupOrder, groupOfRank, postOffsets, postings } = index;
+  const offered = (doc: number) => (index.withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0;
+  let size = 0;
+  for (let rank = 0; rank < n; rank++) if (offered(groupOrder[rank])) size += postOffsets[rank + 1] - postOffsets[rank];
+  const newValues = postings instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
+  const newOffsets = new Int32Array(n + 1);
+  const stamp = new Int32Array(index.valueKey.length + index.dims.length).fill(-1);
+  let at = 0;
+  for (let start = 0; start < n; ) {
+    const group = groupOfRank[start];
+    let end = start + 1;
+    while (end < n && groupOfRank[end] === group) end++;
+    for (let rank = start; rank < end; rank++) {
+      const doc = groupOrder[rank];
+      if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) stamp[postings[p]] = group;
+    }
+    for (let rank = start; rank < end; rank++) {
+      if (offered(groupOrder[rank])) {
+        for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) if (stamp[postings[p]] !== group) newValues[at++] = postings[p];
+      }
+      newOffsets[rank + 1] = at;
+    }
+    start = end;
+  }
+  return { newOffsets, newValues: newValues.slice(0, at) };
+}
+
+/**
+ * The documents of a location-only result with an offer in the locations asked for (in stock, with
+ * `available`), in document order, beside the offer that prices each one and its value of the
+ * query's sort key.
+ */
+export type Offered = { docs: Int32Array; offers: Int32Array; keys: Float64Array };
+
+/**
+ * The ranks (group order) of `offered`'s documents, ascending, sorted through `ranks` (an all-clear
+ * buffer of the index's rank bits, left clear).
+ */
+export function offeredRanks(index: ShopIndex, offered: Offered, ranks: Uint32Array): Int32Array {
+  const { groupRank } = index;
+  const docs = offered.docs;
+  let lowest = ranks.length;
+  let highest = -1;
+  for (let i = 0; i < docs.length; i++) {
+    const rank = groupRank[docs[i]];
+    ranks[rank >>> 5] |= 1 << (rank & 31);
+    if (rank >>> 5 < lowest) lowest = rank >>> 5;
+    if (rank >>> 5 > highest) highest = rank >>> 5;
+  }
+  const out = new Int32Array(docs.length);
+  let count = 0;
+  for (let w = lowest; w <= highest; w++) {
+    let bits = ranks[w];
+    ranks[w] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      out[count++] = (w << 5) + 31 - Math.clz32(low);
+    }
+  }
+  return out;
+}
+
+/**
+ * The facet counts (values, then presence markers) of the location-only result made of
+ * `base.withoutOffers` and the offered documents at `offeredRanks`. `ranks`: an all-clear buffer
+ * of the index's rank bits, left clear. `countOver(set, collapse, out)`: the engine's counting pass.
+ */
+export function locationCounts(
+  index: ShopIndex,
+  base: LocationBase,
+  offeredRanks: Int32Array,
+  collapse: boolean,
+  ranks: Uint32Array,
+  countOver: (set: Bitset, collapse: boolean, out: Int32Array) => void,
+): Int32Array {
+  const out = baseCounts(index, base, collapse, countOver).slice();
+  for (let i = 0; i < offeredRanks.length; i++) ranks[offeredRanks[i] >>> 5] |= 1 << (offeredRanks[i] & 31);
+  // Collapsing: a group's new values, once per group however many of its offered documents are in
+  // the result; otherwise every value of each offered document.
+  countRanks({
+    ranks,
+    fromWord: 0,
+    toWord: ranks.length,
+    postOffsets: collapse ? base.newOffsets : index.postOffsets,
+    postings: collapse ? base.newValues : index.postings,
+    groupOfRank: index.groupOfRank,
+    groupOrder: index.groupOrder,
+    collapse,
+    out,
+    stamp: collapse ? new Int32Array(out.length).fill(-1) : null,
+    pick: false,
+    positionOfRank: null,
+    values: null,
+    sign: 1,
+    idRank: null,
+    reps: null,
+    positions: null,
+  });
+  return out;
+}
+
+/** The facet counts of `base.withoutOffers`, kept. */
+export function baseCounts(index: ShopIndex, base: LocationBase, collapse: boolean, countOver: (set: Bitset, collapse: boolean, out: Int32Array) => void): Int32Array {
+  let kept = base.counts.get(collapse);
+  if (!kept) {
+    kept = new Int32Array(index.valueKey.length + index.dims.length);
+    countOver(base.withoutOffers, collapse, kept);
+    base.counts.set(collapse, kept);
+  }
+  return kept;
+}
+
+/**
+ * Each group's first document of `base.withoutOffers` along `order` (a kept order of every
+ * document by the base keys `values`), kept per order.
+ */
+export function representatives(index: ShopIndex, base: LocationBase, orderKey: string, order: Int32Array, values: Float64Array): Representatives {
+  let kept = base.representatives.get(orderKey);
+  if (!kept) {
+    const packed = new Float64Array(4 * base.groupCount);
+    for (let group = 0; group < base.groupCount; group++) {
+      packed[4 * group] = -1;
+      packed[4 * group + 3] = UNTOUCHED;
+    }
+    const set = emptySet(index.n);
+    const { groupOf, idRank } = index;
+    const withoutOffers = base.withoutOffers;
+    let total = 0;
+    for (let k = 0; k < order.length; k++) {
+      const doc = order[k];
+      const at = 4 * groupOf[doc];
+      if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0 || packed[at] >= 0) continue;
+      packed[at] = doc;
+      packed[at + 1] = values[doc];
+      packed[at + 2] = idRank[doc];
+      set[doc >>> 5] |= 1 << (doc & 31);
+      total++;
+    }
+    kept = { packed, set, total };
+    base.representatives.set(orderKey, kept);
+  }
+  return kept;
+}
+
+/**
+ * A location-only result's products: the kept representatives of the groups no offered document
+ * changes (`kept`, documents without offers: their keys and prices are the base ones), and the
+ * offered documents that stand for their groups (`added`, in no particular order, with their `keys` and
+ * `prices`); the result's size and price statistics.
+ */
+export type LocationShown = {
+  total: number;
+  kept: Bitset; // not to be changed (it may be the base's own set)
+  added: Int32Array;
+  addedKeys: Float64Array;
+  stats: PriceStats | null;
+};
+
+/** The query's order: by key (`sign` 1 ascending, -1 descending), products without one last, ties by id. */
+export type KeyOrder = { values: Float64Array; sign: number; idRank: Int32Array };
+
+/** Whether document x (key xKey) comes before document y (key yKey). */
+export function before(order: KeyOrder, xKey: number, x: number, yKey: number, y: number): boolean {
+  return rankedBefore(order.sign, xKey, order.idRank[x], yKey, order.idRank[y]);
+}
+
+/** The same, by keys and id ranks. */
+function rankedBefore(sign: number, xKey: number, xRank: number, yKey: number, yRank: number): boolean {
+  if (xKey !== yKey) {
+    if (Number.isNaN(xKey)) return Number.isNaN(yKey) && xRank < yRank;
+    if (Number.isNaN(yKey)) return true;
+    return sign > 0 ? xKey < yKey : xKey > yKey;
+  }
+  return xRank < yRank;
+}
+
+/**
+ * The result's products in the query's order (`keyOrder`: base keys in `values`, which the
+ * documents without offers have; `offered.keys` for the offered ones). `order`: the kept order of
+ * every document by base keys. Without `collapse`, every document is its own product.
+ */
+export function locationShown(index: ShopIndex, base: LocationBase, offered: Offered, collapse: boolean, orderKey: string, order: Int32Array, keyOrder: KeyOrder): LocationShown {
+  const { docs, offers, keys } = offered;
+  const { offerPrice } = index;
+  let kept: Bitset;
+  let keptCount: number;
+  let slots: Int32Array; // the offered documents that stand for their groups (places in `offered`)
+  if (!collapse) {
+    kept = base.withoutOffers;
+    keptCount = base.size;
+    slots = new Int32Array(docs.length);
+    for (let i = 0; i < slots.length; i++) slots[i] = i;
+  } else {
+    const reps = representatives(index, base, orderKey, order, keyOrder.values);
+    const { packed } = reps;
+    kept = reps.set.slice();
+    keptCount = reps.total;
+    // Each touched group's best, in document order (the offered arrays are read front to back):
+    // its kept representative, or one of its offered documents.
+    const { groupOf, idRank } = index;
+    const { sign } = keyOrder;
+    const touched = new Int32Array(docs.length);
+    let touchedCount = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      const at = 4 * groupOf[doc];
+      let current = packed[at + 3];
+      if (current === UNTOUCHED) {
+        touched[touchedCount++] = at;
+        current = KEPT;
+      }
+      const wins =
+        current === KEPT
+          ? packed[at] < 0 || rankedBefore(sign, keys[i], idRank[doc], packed[at + 1], packed[at + 2])
+          : rankedBefore(sign, keys[i], idRank[doc], keys[current], idRank[docs[current]]);
+      packed[at + 3] = wins ? i : current;
+    }
+    slots = new Int32Array(touchedCount);
+    let count = 0;
+    for (let t = 0; t < touchedCount; t++) {
+      const at = touched[t];
+      const slot = packed[at + 3];
+      packed[at + 3] = UNTOUCHED;
+      if (slot === KEPT) continue;
+      const was = packed[at];
+      if (was >= 0) {
+        kept[was >>> 5] &= ~(1 << (was & 31));
+        keptCount--;
+      }
+      slots[count++] = slot;
+    }
+    slots = slots.subarray(0, count);
+  }
+  const added = new Int32Array(slots.length);
+  const addedKeys = new Float64Array(slots.length);
+  const prices = new Float64Array(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    added[i] = docs[slots[i]];
+    addedKeys[i] = keys[slots[i]];
+    prices[i] = offerPrice[offers[slots[i]]];
+  }
+  const stats = priceStatsOfSetAnd(index.price, kept, keptCount, sortPrices(prices));
+  return { total: keptCount + added.length, kept, added, addedKeys, stats };
+}
