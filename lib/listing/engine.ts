@@ -556,7 +556,7 @@ function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
 /**
  * Drops what queries kept with the index (the benchmark's cold runs): facet counts, result sizes,
  * sorted results, location offers and the location prices left written. Kept: what the index is
- * built or warmed with (orders, the default base counts).
+ * built or warmed with (orders, the default base counts, the figures for locations alone).
  */
 export function forgetKept(index: ShopIndex): void {
   index.cache.delete('facet-counts');
