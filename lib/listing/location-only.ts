@@ -10,7 +10,8 @@ import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
 // - its facet counts are the counts of those without offers (kept) plus, for each group an offered
 //   product of the result belongs to, the values that product brings which the group's products
 //   without offers do not have (its "new values", kept per offered product): counting reads only
-//   the offered products of the result (about a ninth of a million-product result) instead of all;
+//   the offered products of the result (~100,000 of ~700,000 documents for a city of the
+//   benchmark's million-product catalog) instead of all;
 // - each group's representative is the kept one among its products without offers, unless one of
 //   its offered products in the result comes first in the query's order;
 // - its size and price statistics follow from those replacements.
@@ -37,9 +38,9 @@ const UNTOUCHED = -2;
 const KEPT = -1;
 
 /**
- * Per group, four numbers side by side (one cache line for the query's pass, which meets groups in
- * no order): its representative (-1: none), that one's key and id rank, and the query's best
- * (UNTOUCHED between queries).
+ * Per group, four numbers side by side (the query's pass meets groups in no order, and reads one
+ * place per group): its representative (-1: none), that one's key and id rank, and the query's
+ * best (UNTOUCHED between queries).
  */
 type Representatives = { packed: Float64Array; set: Bitset; total: number };
 
@@ -220,8 +221,8 @@ export function representatives(index: ShopIndex, base: LocationBase, orderKey: 
 /**
  * A location-only result's products: the kept representatives of the groups no offered document
  * changes (`kept`, documents without offers: their keys and prices are the base ones), and the
- * offered documents that stand for their groups (`added`, in no particular order, with their `keys` and
- * `prices`); the result's size and price statistics.
+ * offered documents that stand for their groups (`added`, in no particular order, with their keys
+ * in `addedKeys`); the result's size and price statistics.
  */
 export type LocationShown = {
   total: number;
