@@ -170,6 +170,12 @@ function comparable(answer: ReferenceAnswer) {
   return { ...answer, facets, present };
 }
 
+/** A query for locations with no other filter. */
+function locationsAloneQuery(shopId: string, q: Pick<GeneratedQuery, 'locations' | 'sortBy' | 'sortDir' | 'collapse' | 'available' | 'limit' | 'page'>): ListingQuery {
+  const none = { categories: [], brands: [], excludedBrands: [], merchants: [], excludedMerchants: [], colors: [], sizes: [], exclude: [], filters: [] as [string, string[]][] };
+  return toQuery(shopId, { ...q, ...none, priceMin: null, priceMax: null, discount: null, searchQuery: null, searchScope: [...SEARCH_FIELDS] });
+}
+
 async function loadCatalog(value: GeneratedCatalog): Promise<string> {
   const shopId = `prop_${crypto.randomBytes(6).toString('hex')}`;
   const sql = database.ctx.sql;
@@ -257,8 +263,7 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
       const index = await buildIndex(database.ctx.sql, shopId);
       const reference = await loadReferenceCatalog(database.ctx.sql, shopId);
       for (const [n, generatedQuery] of queries.entries()) {
-        const none = { categories: [], brands: [], excludedBrands: [], merchants: [], excludedMerchants: [], colors: [], sizes: [], exclude: [], filters: [] as [string, string[]][] };
-        const q = toQuery(shopId, { ...generatedQuery, ...none, priceMin: null, priceMax: null, discount: null, limit: 24, page: 1, searchQuery: null, searchScope: [...SEARCH_FIELDS] });
+        const q = locationsAloneQuery(shopId, { ...generatedQuery, limit: 24, page: 1 });
         const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2 })));
         expect(engine, JSON.stringify(generatedQuery)).toEqual(comparable(referenceListing(reference, q)));
         shown += engine.shown.filter((product) => product.location !== null).length;
@@ -293,8 +298,7 @@ it('answers queries for locations alone exactly as the reference does', { timeou
       for (const p of generated.products) if (p.group_id) groups.set(p.group_id, (groups.get(p.group_id) ?? new Set()).add(p.locations !== undefined));
       if ([...groups.values()].some((kinds) => kinds.size === 2)) mixed++;
       for (const [n, generatedQuery] of queries.entries()) {
-        const none = { categories: [], brands: [], excludedBrands: [], merchants: [], excludedMerchants: [], colors: [], sizes: [], exclude: [], filters: [] as [string, string[]][] };
-        const first = toQuery(shopId, { ...generatedQuery, ...none, priceMin: null, priceMax: null, discount: null, searchQuery: null, searchScope: [...SEARCH_FIELDS] });
+        const first = locationsAloneQuery(shopId, generatedQuery);
         // The query, its next page, then the query again (partly from what the index kept).
         for (const q of [first, { ...first, page: first.page + 1 }, first]) {
           const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2 })));
