@@ -187,7 +187,7 @@ export function idOf(index: Pick<ShopIndex, 'idText' | 'idOffsets'>, doc: number
   return index.idText.slice(index.idOffsets[doc], index.idOffsets[doc + 1]);
 }
 
-async function loadTree(sql: Sql, shopId: string) {
+export async function loadTree(sql: Sql, shopId: string) {
   const categoryRows = await sql<{ id: string; name: string; parent: string | null; url: string | null; alias: string | null; path: string[]; depth: number }[]>`
     select id, name, parent, url, alias, path, depth from categories where shop_id = ${shopId}`;
   const locationRows = await sql<LocationNode[]>`
@@ -325,7 +325,7 @@ type TokenInfo = { kind: number; values: number[]; variant: number; picture: str
  * Collects rows in the order they arrive (load numbers), then numbers documents by (price, id) and
  * lays every column out in that order.
  */
-class IndexBuilder {
+export class IndexBuilder {
   // Per load number.
   private ids: string[] = [];
   private price = new FloatList();
@@ -342,16 +342,14 @@ class IndexBuilder {
   private replayedIdOrder: Int32Array | null = null;
   private groupCount = 0;
   private availableLoads = new IntList();
-  // Each load's values are postings[postFrom[load] .. postTo[load]) (a replay writes them out of
-  // load order).
-  private postFrom = new IntList();
-  private postTo = new IntList();
-  private postings = new IntList(1 << 16);
-  // Each load's dictionary numbers, tokenNumbers[tokenFrom[load] .. tokenTo[load]), for the next
-  // build to replay (null once a row has none).
-  private tokenFrom: IntList | null = new IntList();
-  private tokenTo: IntList | null = new IntList();
-  private tokenNumbers: IntList<Int32Array | Uint16Array> | null;
+  // Each load's tokens as numbers, tokenNumbers[tokenFrom[load] .. tokenTo[load]) (a replay writes
+  // them out of load order): the shop's dictionary numbers, and after them numbers given here to
+  // tokens that rows stored before the dictionary carry as text. The layout posts their values.
+  private tokenFrom = new IntList();
+  private tokenTo = new IntList();
+  private tokenNumbers: IntList<Int32Array | Uint16Array>;
+  // Whether some token is numbered here only: then the next build cannot replay this one.
+  private textTokens = false;
   private merchantLoads = new Map<string, number[]>();
   // Offers as they arrive.
   // The product of each offer: an index into offerProductIds (a product's offers come together).
@@ -369,7 +367,6 @@ class IndexBuilder {
   private valueKey: string[] = [];
   private valueLabel: string[] = [];
   private valueNumber: number[] = [];
-  private valueStamp: number[] = [];
   // Label variants of case-folded values ("Nike", "NIKE"): the one of the cheapest product (then
   // lowest id) is shown, as if documents were visited by price.
   private variantValue: number[] = [];
@@ -383,7 +380,8 @@ class IndexBuilder {
   private locationByKey = new Map<string, number>();
   private knownLocations: number;
 
-  // The shop's facet dictionary: token text by number, and what each number posts once learnt.
+  // What each token number posts once learnt: the shop's facet dictionary's numbers (token text
+  // by number in `dictionary`), then the text tokens', numbered as they are first met.
   private numberInfo: (TokenInfo | undefined)[] = [];
 
   constructor(
@@ -429,7 +427,6 @@ class IndexBuilder {
       this.valueLabel.push(label);
       const asNumber = NUMERIC_TEXT.test(key) ? Number(key) : NaN;
       this.valueNumber.push(asNumber);
-      this.valueStamp.push(-1);
       if (dimension.param && Number.isNaN(asNumber)) dimension.numeric = false;
     }
     return value;
@@ -480,30 +477,23 @@ class IndexBuilder {
 
     this.groups.push(isNull(row, F_GROUP) ? this.groupCount++ : this.groupNumber(text(row, F_GROUP)));
 
-    this.postFrom.push(this.postings.length);
-    if (!isNull(row, F_VALUES)) {
-      this.tokenFrom?.push(this.tokenNumbers!.length);
-      this.postNumbers(load, price, id, row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
-      this.tokenTo?.push(this.tokenNumbers!.length);
-    } else {
-      this.tokenFrom = this.tokenTo = this.tokenNumbers = null;
-      this.addWithoutNumbers(row, load, price, id);
-    }
-    this.postTo.push(this.postings.length);
+    this.tokenFrom.push(this.tokenNumbers.length);
+    if (!isNull(row, F_VALUES)) this.readNumbers(row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
+    else this.readWithoutNumbers(row);
+    this.tokenTo.push(this.tokenNumbers.length);
 
     if (isNull(row, F_MERCHANTS)) return;
     for (const merchant of JSON.parse(text(row, F_MERCHANTS)) as string[]) this.addMerchant(foldCase(merchant), load);
   }
 
   /** A row stored before products held dictionary numbers: its tokens, or its data. */
-  private addWithoutNumbers(row: BinaryRow, load: number, price: number, id: string): void {
-    if (!isNull(row, F_TOKENS)) this.postTokens(load, price, id, text(row, F_TOKENS), false, -1);
+  private readWithoutNumbers(row: BinaryRow): void {
+    if (!isNull(row, F_TOKENS)) this.readTokens(text(row, F_TOKENS), false);
     else {
       const json = (field: number) => (isNull(row, field) ? null : (JSON.parse(text(row, field)) as unknown));
       const categories = (json(F_CATEGORIES) as string[] | null) ?? [];
       const tokens = facetTokenList({ categories, brand: textOrNull(row, F_BRAND), brand_picture: textOrNull(row, F_PICTURE), params: json(F_PARAMS), fashion: json(F_FASHION) });
-      let brand = -1; // the brand a picture token that follows belongs to
-      for (const token of tokens) brand = this.postTokens(load, price, id, token, true, brand);
+      for (const token of tokens) this.readTokens(token, true);
     }
   }
 
@@ -522,12 +512,10 @@ class IndexBuilder {
   }
 
   /**
-   * Posts the values of the tokens in `text` (or of `text` as one token). Tokens are found in a
-   * hash table without making a substring for one seen before (the hot loop of a build: ~25
-   * tokens, ~550 characters per product in the benchmark's catalog).
+   * Notes the numbers of the tokens in `text` (or of `text` as one token). Tokens are found in a
+   * hash table without making a substring for one seen before.
    */
-  private postTokens(load: number, price: number, id: string, text: string, whole: boolean, brandBefore: number): number {
-    let brand = brandBefore;
+  private readTokens(text: string, whole: boolean): void {
     let start = 0;
     while (start < text.length) {
       let end = whole ? text.length : text.indexOf(TOKEN_SEPARATOR, start);
@@ -536,16 +524,19 @@ class IndexBuilder {
       // table compares the whole token.
       let hash = 0x811c9dc5;
       for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-      brand = this.post(this.tokenInfo(text, start, end, hash), load, price, id, brand);
+      this.pushNumber(this.tokenNumber(text, start, end, hash));
       start = end + 1;
     }
-    return brand;
   }
 
-  /** Posts the values of the dictionary numbers in bytes[from, to) (decimal, space-separated). */
-  private postNumbers(load: number, price: number, id: string, bytes: Buffer, from: number, to: number): void {
-    const { numberInfo } = this;
-    let brand = -1;
+  /**
+   * Notes the dictionary numbers in bytes[from, to) (decimal, space-separated), learning what a
+   * number posts the first time it comes (the hot loop of a build's read: ~25 numbers per product
+   * in the benchmark's catalog). Their values are posted by the layout, in the order it writes
+   * documents in.
+   */
+  private readNumbers(bytes: Buffer, from: number, to: number): void {
+    const { numberInfo, tokenNumbers } = this;
     let number = -1;
     for (let i = from; i <= to; i++) {
       const c = i < to ? bytes[i] : 32;
@@ -554,84 +545,67 @@ class IndexBuilder {
         continue;
       }
       if (number < 0) continue; // no numbers at all
-      brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, id, brand);
-      this.tokenNumbers?.push(number);
+      if (numberInfo[number] === undefined) this.learnNumber(number);
+      tokenNumbers.push(number);
       number = -1;
     }
   }
 
-  private learnNumber(number: number): TokenInfo {
-    const token = this.dictionary[number];
+  private learnNumber(number: number): void {
+    const token = number < this.dictionary.length ? this.dictionary[number] : undefined;
     if (token === undefined) throw new Error(`facet value ${number} is not in shop ${this.shopId}'s dictionary`);
-    return (this.numberInfo[number] = this.learn(token));
+    this.numberInfo[number] = this.learn(token);
   }
 
-  /** Posts one token's values for the document; returns the brand a picture token after it belongs to. */
-  private post(info: TokenInfo, load: number, price: number, id: string, brand: number): number {
-    if (info.picture !== null) {
-      if (brand >= 0) this.offerPicture(brand, info.picture, price, id);
-      return brand;
-    }
-    const { valueStamp, postings } = this;
-    const values = info.values;
-    for (let i = 0; i < values.length; i++) {
-      const value = values[i];
-      if (valueStamp[value] !== load) {
-        valueStamp[value] = load;
-        postings.push(value);
-      }
-    }
-    if (info.variant >= 0) {
-      const v = info.variant;
-      if (price < this.variantPrice[v] || (price === this.variantPrice[v] && id < this.variantId[v])) {
-        this.variantPrice[v] = price;
-        this.variantId[v] = id;
-      }
-      if (info.kind === KIND_BRAND) return values[0];
-    }
-    return brand;
+  /** Appends a number to the token list, widening it when a text token's number needs 32 bits. */
+  private pushNumber(number: number): void {
+    if (number > 0xffff && this.tokenNumbers.view() instanceof Uint16Array) this.tokenNumbers = IntList.from(this.tokenNumbers.view());
+    this.tokenNumbers.push(number);
   }
 
   private slotHash = new Int32Array(1024);
   private slotToken: (string | undefined)[] = new Array(1024);
-  private slotInfo: (TokenInfo | undefined)[] = new Array(1024);
+  private slotNumber = new Int32Array(1024);
   private slotsUsed = 0;
 
-  private tokenInfo(text: string, start: number, end: number, hash: number): TokenInfo {
+  /** A text token's number: the one it was given when first met, or a new one after the dictionary's. */
+  private tokenNumber(text: string, start: number, end: number, hash: number): number {
     const length = end - start;
     let mask = this.slotHash.length - 1;
     let slot = hash & mask;
     for (;;) {
       const token = this.slotToken[slot];
       if (token === undefined) break;
-      if (this.slotHash[slot] === hash && token.length === length && text.startsWith(token, start)) return this.slotInfo[slot]!;
+      if (this.slotHash[slot] === hash && token.length === length && text.startsWith(token, start)) return this.slotNumber[slot];
       slot = (slot + 1) & mask;
     }
     const token = text.slice(start, end);
-    const info = this.learn(token);
+    const number = this.numberInfo.length;
+    this.numberInfo.push(this.learn(token));
+    this.textTokens = true;
     if (++this.slotsUsed * 2 > this.slotHash.length) {
       // Grow, then find the new token's slot again.
       const hashes = this.slotHash;
       const tokens = this.slotToken;
-      const infos = this.slotInfo;
+      const numbers = this.slotNumber;
       this.slotHash = new Int32Array(hashes.length * 2);
       this.slotToken = new Array(hashes.length * 2);
-      this.slotInfo = new Array(hashes.length * 2);
+      this.slotNumber = new Int32Array(hashes.length * 2);
       mask = this.slotHash.length - 1;
       for (let old = 0; old < hashes.length; old++) {
-        if (tokens[old] !== undefined) this.place(hashes[old], tokens[old]!, infos[old]!, mask);
+        if (tokens[old] !== undefined) this.place(hashes[old], tokens[old]!, numbers[old], mask);
       }
     }
-    this.place(hash, token, info, mask);
-    return info;
+    this.place(hash, token, number, mask);
+    return number;
   }
 
-  private place(hash: number, token: string, info: TokenInfo, mask: number): void {
+  private place(hash: number, token: string, number: number, mask: number): void {
     let slot = hash & mask;
     while (this.slotToken[slot] !== undefined) slot = (slot + 1) & mask;
     this.slotHash[slot] = hash;
     this.slotToken[slot] = token;
-    this.slotInfo[slot] = info;
+    this.slotNumber[slot] = number;
   }
 
   private offerPicture(brand: number, url: string, price: number, id: string): void {
@@ -710,10 +684,8 @@ class IndexBuilder {
       this.rating.push(previous.rating[doc]);
       if (available.get(id) ?? has(previous.available, doc)) this.availableLoads.push(load);
       this.groups.push(previous.groupOf[doc]);
-      this.postFrom.push(0);
-      this.postTo.push(0);
-      this.tokenFrom?.push(0);
-      this.tokenTo?.push(0);
+      this.tokenFrom.push(0);
+      this.tokenTo.push(0);
       for (const key of merchantsOf[doc] ?? []) this.addMerchant(key, load);
       for (let o = previous.offerOffsets[doc]; o < previous.offerOffsets[doc + 1]; o++) {
         const location = previous.offerLocation[o];
@@ -721,19 +693,16 @@ class IndexBuilder {
         this.pushOffer(-1 - load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
       }
     }
-    // Then the dictionary numbers and their values, in group order (as the postings are laid out,
-    // so their layout reads these front to back); the numbers are copied in runs of unchanged
-    // documents. No load is added now: the views stay valid.
+    // Then the dictionary numbers, in group order (as the postings are laid out, so their layout
+    // reads these front to back), copied in runs of unchanged documents; what a number posts is
+    // learnt in that order. No load is added now: the views stay valid.
     const { tokenOffsets, tokenNumbers } = source;
     const { numberInfo } = this;
-    const postFrom = this.postFrom.view();
-    const postTo = this.postTo.view();
-    const tokenFrom = this.tokenFrom?.view();
-    const tokenTo = this.tokenTo?.view();
-    const loadPrice = this.price.view();
+    const tokenFrom = this.tokenFrom.view();
+    const tokenTo = this.tokenTo.view();
     let runFrom = 0;
-    const copyRun = (to: number) => this.tokenNumbers?.append(tokenNumbers, tokenOffsets[runFrom], tokenOffsets[to]);
-    let tokenCount = this.tokenNumbers?.length ?? 0;
+    const copyRun = (to: number) => this.tokenNumbers.append(tokenNumbers, tokenOffsets[runFrom], tokenOffsets[to]);
+    let tokenCount = this.tokenNumbers.length;
     for (let rank = 0; rank < previous.n; rank++) {
       if ((rank & 0x3fff) === 0x3fff) await yieldToEventLoop();
       const load = loadOfDoc[previous.groupOrder[rank]];
@@ -742,19 +711,10 @@ class IndexBuilder {
         runFrom = rank + 1;
         continue;
       }
-      const price = loadPrice[load];
-      postFrom[load] = this.postings.length;
-      let brand = -1;
-      for (let t = tokenOffsets[rank]; t < tokenOffsets[rank + 1]; t++) {
-        const number = tokenNumbers[t];
-        brand = this.post(numberInfo[number] ?? this.learnNumber(number), load, price, this.ids[load], brand);
-      }
-      postTo[load] = this.postings.length;
-      if (tokenFrom && tokenTo) {
-        tokenFrom[load] = tokenCount;
-        tokenCount += tokenOffsets[rank + 1] - tokenOffsets[rank];
-        tokenTo[load] = tokenCount;
-      }
+      for (let t = tokenOffsets[rank]; t < tokenOffsets[rank + 1]; t++) if (numberInfo[tokenNumbers[t]] === undefined) this.learnNumber(tokenNumbers[t]);
+      tokenFrom[load] = tokenCount;
+      tokenCount += tokenOffsets[rank + 1] - tokenOffsets[rank];
+      tokenTo[load] = tokenCount;
     }
     copyRun(previous.n);
     // The replayed loads in id order (the previous index's); by price and id they are in load order.
@@ -764,27 +724,9 @@ class IndexBuilder {
     this.replayedIdOrder = idOrder;
   }
 
-  /** What the next build replays: each document's dictionary numbers, and the group ids in use. */
-  private async replaySource(perm: Int32Array, groupOrder: Int32Array, denseGroup: Int32Array | null, groupCount: number): Promise<ReplaySource | null> {
-    if (!this.tokenFrom || !this.tokenTo || !this.tokenNumbers) return null;
-    const loadFrom = this.tokenFrom.view();
-    const loadTo = this.tokenTo.view();
-    const loadNumbers = this.tokenNumbers.view();
-    const n = perm.length;
-    const tokenOffsets = new Int32Array(n + 1);
-    for (let rank = 0; rank < n; rank++) {
-      const load = perm[groupOrder[rank]];
-      tokenOffsets[rank + 1] = tokenOffsets[rank] + loadTo[load] - loadFrom[load];
-    }
-    await yieldToEventLoop();
-    const tokenNumbers = loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length);
-    for (let rank = 0; rank < n; rank++) {
-      const load = perm[groupOrder[rank]];
-      let to = tokenOffsets[rank];
-      for (let t = loadFrom[load]; t < loadTo[load]; t++) tokenNumbers[to++] = loadNumbers[t];
-      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
-    }
-    await yieldToEventLoop();
+  /** What the next build replays: each document's dictionary numbers (laid out by `post`), and the group ids in use. */
+  private replaySource(tokens: { offsets: Int32Array; numbers: Int32Array | Uint16Array }, denseGroup: Int32Array | null, groupCount: number): ReplaySource | null {
+    if (this.textTokens) return null;
     const inUse = function* (entries: Iterable<[string, number]>): Generator<[string, number]> {
       for (const [groupId, group] of entries) {
         if (!denseGroup) yield [groupId, group];
@@ -796,7 +738,91 @@ class IndexBuilder {
       this.knownGroups && this.groupIds.size === 0 && !denseGroup
         ? this.knownGroups
         : new StringTable([...(this.knownGroups ? inUse(this.knownGroups.entries()) : []), ...inUse(this.groupIds)]);
-    return { tokenOffsets, tokenNumbers, groups, groupCount };
+    return { tokenOffsets: tokens.offsets, tokenNumbers: tokens.numbers, groups, groupCount };
+  }
+
+  /**
+   * Each document's values, in group order (the order counting reads them in): its tokens' values
+   * once each, every value followed by its dimension's presence marker the first time the
+   * dimension shows. Written front to back (scattering them value by value missed the cache on
+   * every write, ~2 s at 1,000,000). In the same pass: the tokens in that order (what the next
+   * build replays), how many documents each value has, the labels of case-folded values and brand
+   * pictures (each the cheapest product's, then the lowest id's).
+   */
+  private async post(perm: Int32Array, groupOrder: Int32Array, renumber: Int32Array) {
+    const n = perm.length;
+    const valueCount = this.valueKey.length;
+    const dimCount = this.dims.length;
+    const valueDim = Int32Array.from(this.valueDim);
+    // Per token number its values (renumbered), flat: numberValues[numberFrom[k] .. numberFrom[k + 1]).
+    const { numberInfo } = this;
+    const numberFrom = new Int32Array(numberInfo.length + 1);
+    for (let k = 0; k < numberInfo.length; k++) numberFrom[k + 1] = numberFrom[k] + (numberInfo[k]?.values.length ?? 0);
+    const numberValues = new Int32Array(numberFrom[numberInfo.length]);
+    for (let k = 0; k < numberInfo.length; k++) numberInfo[k]?.values.forEach((value, i) => (numberValues[numberFrom[k] + i] = renumber[value]));
+    const loadFrom = this.tokenFrom.view();
+    const loadTo = this.tokenTo.view();
+    const loadNumbers = this.tokenNumbers.view();
+    const loadPrice = this.price.view();
+    const loadIds = this.ids;
+    const { variantPrice, variantId } = this;
+
+    const tokenOffsets = new Int32Array(n + 1);
+    const tokenNumbers = loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length);
+    const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
+    const narrow = valueCount + dimCount < 65536;
+    // Grown as needed, then copied into shared memory of the exact size.
+    let out: Uint16Array | Int32Array = narrow ? new Uint16Array(loadNumbers.length * 2 + 16) : new Int32Array(loadNumbers.length * 2 + 16);
+    const documents = new Int32Array(valueCount);
+    const valueSeen = new Int32Array(valueCount).fill(-1);
+    const dimSeen = new Int32Array(dimCount).fill(-1);
+    let to = 0;
+    let t = 0;
+    for (let rank = 0; rank < n; rank++) {
+      const load = perm[groupOrder[rank]];
+      const price = loadPrice[load];
+      let brand = -1; // the brand a picture token after it belongs to
+      for (let k = loadFrom[load]; k < loadTo[load]; k++) {
+        const number = loadNumbers[k];
+        tokenNumbers[t++] = number;
+        const info = numberInfo[number]!;
+        if (info.picture !== null) {
+          if (brand >= 0) this.offerPicture(brand, info.picture, price, loadIds[load]);
+          continue;
+        }
+        if (to + 2 * (numberFrom[number + 1] - numberFrom[number]) > out.length) {
+          const grown: Uint16Array | Int32Array = narrow ? new Uint16Array(out.length * 2) : new Int32Array(out.length * 2);
+          grown.set(out.subarray(0, to));
+          out = grown;
+        }
+        for (let i = numberFrom[number]; i < numberFrom[number + 1]; i++) {
+          const value = numberValues[i];
+          if (valueSeen[value] === rank) continue;
+          valueSeen[value] = rank;
+          out[to++] = value;
+          documents[value]++;
+          const dim = valueDim[value];
+          if (dimSeen[dim] !== rank) {
+            dimSeen[dim] = rank;
+            out[to++] = valueCount + dim;
+          }
+        }
+        const v = info.variant;
+        if (v >= 0) {
+          if (price < variantPrice[v] || (price === variantPrice[v] && loadIds[load] < variantId[v])) {
+            variantPrice[v] = price;
+            variantId[v] = loadIds[load];
+          }
+          if (info.kind === KIND_BRAND) brand = numberValues[numberFrom[number]];
+        }
+      }
+      tokenOffsets[rank + 1] = t;
+      postOffsets[rank + 1] = to;
+      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
+    }
+    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * to)) : new Int32Array(new SharedArrayBuffer(4 * to));
+    postings.set(out.subarray(0, to));
+    return { postOffsets, postings, documents, valueDim, tokens: { offsets: tokenOffsets, numbers: tokenNumbers } };
   }
 
   /**
@@ -919,61 +945,16 @@ class IndexBuilder {
     await yieldToEventLoop();
 
     step('groups');
-    // Values renumbered so each dimension's are consecutive; each document's values and markers
-    // laid out in group order (the order counting reads them in), then per value its documents.
+    // Values renumbered so each dimension's are consecutive, then each document's values laid out.
     const valueCount = this.valueKey.length;
-    const renumber = this.numberValuesByDimension();
-    const loadFrom = this.postFrom.view();
-    const loadTo = this.postTo.view();
-    const loadPostings = this.postings.view();
-    // Each document's values, then a presence marker per dimension it has.
-    const valueDim = Int32Array.from(this.valueDim);
     const dimCount = this.dims.length;
-    const dimSeen = new Int32Array(dimCount).fill(-1);
-    const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
-    for (let rank = 0; rank < n; rank++) {
-      const load = perm[groupOrder[rank]];
-      let entries = loadTo[load] - loadFrom[load];
-      for (let p = loadFrom[load]; p < loadTo[load]; p++) {
-        const dim = valueDim[renumber[loadPostings[p]]];
-        if (dimSeen[dim] !== rank) {
-          dimSeen[dim] = rank;
-          entries++;
-        }
-      }
-      postOffsets[rank + 1] = postOffsets[rank] + entries;
-      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
-    }
-    await yieldToEventLoop();
-    const narrow = valueCount + dimCount < 65536;
-    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * postOffsets[n])) : new Int32Array(new SharedArrayBuffer(4 * postOffsets[n]));
-    // Written in order (scattering them value by value missed the cache on every write, ~2 s at
-    // 1,000,000), each value followed by its dimension's marker the first time the dimension shows.
-    dimSeen.fill(-1);
-    for (let rank = 0; rank < n; rank++) {
-      const load = perm[groupOrder[rank]];
-      let to = postOffsets[rank];
-      for (let p = loadFrom[load]; p < loadTo[load]; p++) {
-        const value = renumber[loadPostings[p]];
-        postings[to++] = value;
-        const dim = valueDim[value];
-        if (dimSeen[dim] !== rank) {
-          dimSeen[dim] = rank;
-          postings[to++] = valueCount + dim;
-        }
-      }
-      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
-    }
-    this.postings = new IntList(1);
+    const renumber = this.numberValuesByDimension();
+    const { postOffsets, postings, documents, valueDim, tokens } = await this.post(perm, groupOrder, renumber);
     step('postings');
     await yieldToEventLoop();
     // Per value its documents, read off the postings front to back (in group order).
     const invOffsets = new Int32Array(valueCount + 1);
-    for (let p = 0; p < postings.length; p++) {
-      if (postings[p] < valueCount) invOffsets[postings[p] + 1]++;
-      if ((p & 0x3fffff) === 0x3fffff) await yieldToEventLoop();
-    }
-    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] += invOffsets[v];
+    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] = invOffsets[v] + documents[v];
     const invDocs = new Int32Array(invOffsets[valueCount]);
     const cursor = invOffsets.slice(0, valueCount);
     for (let rank = 0; rank < n; rank++) {
@@ -1122,8 +1103,7 @@ class IndexBuilder {
     const merchants = new Map<string, Int32Array>();
     for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
     step('columns');
-    const replay = await this.replaySource(perm, groupOrder, denseGroup, groupCount);
-    step('replay source');
+    const replay = this.replaySource(tokens, denseGroup, groupCount);
 
     return {
       shopId: this.shopId,

@@ -10,6 +10,13 @@ export class IntList<T extends Int32Array | Uint16Array = Int32Array> {
     this.data = (narrow ? new Uint16Array(capacity) : new Int32Array(capacity)) as T;
   }
 
+  /** A 32-bit list holding `values` (to widen a 16-bit one). */
+  static from(values: Int32Array | Uint16Array): IntList<Int32Array> {
+    const list = new IntList(Math.max(1024, values.length * 2));
+    list.append(values, 0, values.length);
+    return list;
+  }
+
   push(value: number): void {
     if (this.length === this.data.length) {
       const grown = (this.data instanceof Uint16Array ? new Uint16Array(this.data.length * 2) : new Int32Array(this.data.length * 2)) as T;
