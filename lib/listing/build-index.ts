@@ -749,7 +749,7 @@ export class IndexBuilder {
    * build replays), how many documents each value has, the labels of case-folded values and brand
    * pictures (each the cheapest product's, then the lowest id's).
    */
-  private async post(perm: Int32Array, groupOrder: Int32Array, renumber: Int32Array) {
+  private async post(perm: Int32Array, groupOrder: Int32Array, renumber: Int32Array, loadIds: string[]) {
     const n = perm.length;
     const valueCount = this.valueKey.length;
     const dimCount = this.dims.length;
@@ -764,7 +764,6 @@ export class IndexBuilder {
     const loadTo = this.tokenTo.view();
     const loadNumbers = this.tokenNumbers.view();
     const loadPrice = this.price.view();
-    const loadIds = this.ids;
     const { variantPrice, variantId } = this;
 
     const tokenOffsets = new Int32Array(n + 1);
@@ -949,7 +948,7 @@ export class IndexBuilder {
     const valueCount = this.valueKey.length;
     const dimCount = this.dims.length;
     const renumber = this.numberValuesByDimension();
-    const { postOffsets, postings, documents, valueDim, tokens } = await this.post(perm, groupOrder, renumber);
+    const { postOffsets, postings, documents, valueDim, tokens } = await this.post(perm, groupOrder, renumber, loadIds);
     step('postings');
     await yieldToEventLoop();
     // Per value its documents, read off the postings front to back (in group order).

@@ -88,8 +88,10 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
   const shop = await createTestShop(database.ctx);
   const products = [
     { ...item('a', 5), brand: 'NIKE', brand_picture: 'https://s.example/nike-a.png', params: [{ name: 'Size', value: ['M', 42], priority: 2 }] },
+    // "c" ties with "b" on price and is stored first, so its group is laid out first: the lower id
+    // wins the spelling and the picture all the same.
+    { ...item('c', 3), brand: 'nike', brand_picture: 'https://s.example/nike-c.png', categories: ['x'], params: [{ name: 'Odd', value: 'x\u001ey' }] },
     { ...item('b', 3), brand: 'Nike', brand_picture: 'https://s.example/nike-b.png', fashion: { sizes: ['S'], colors: [{ color: 'Red' }] } },
-    { ...item('c', 3), brand: 'nike', categories: ['x'], params: [{ name: 'Odd', value: 'x\u001ey' }] }, // cheapest with "c" > "b": not shown
     { ...item('d', 9), brand: 'Acme', brand_picture: 'https://s.example/acme.png' },
   ];
   await sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', products));
