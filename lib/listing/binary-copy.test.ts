@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BinaryCopyReader, bool, float8, float8OrNaN, textOrNull, type BinaryRow } from './binary-copy';
+import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, textOrNull, type BinaryRow } from './binary-copy';
 
 /** A binary COPY stream as PostgreSQL writes it, of (text, float8, bool) rows; null is NULL. */
 function stream(rows: [string | null, number | null, boolean][]): Buffer {
@@ -65,5 +66,38 @@ describe('BinaryCopyReader', () => {
     const row = { bytes: Buffer.alloc(8), start: Int32Array.of(0), length: Int32Array.of(8) };
     row.bytes.writeDoubleBE(0.1 + 0.2);
     expect(float8(row, 0)).toBe(0.1 + 0.2);
+  });
+});
+
+describe('epochMs', () => {
+  const field = (microseconds: bigint) => {
+    const row = { bytes: Buffer.alloc(8), start: Int32Array.of(0), length: Int32Array.of(8) };
+    row.bytes.writeBigInt64BE(microseconds);
+    return row;
+  };
+  // What `(extract(epoch from t) * 1000)::float8` gives: the exact decimal, rounded once.
+  const viaDecimal = (sinceEpoch: bigint) => {
+    const sign = sinceEpoch < 0n ? '-' : '';
+    const magnitude = sinceEpoch < 0n ? -sinceEpoch : sinceEpoch;
+    return Number(`${sign}${magnitude / 1000n}.${String(magnitude % 1000n).padStart(3, '0')}`);
+  };
+  const BEFORE_2000 = 946_684_800_000_000n;
+  const SAFE = 2n ** 53n - 1n;
+
+  it('gives the double PostgreSQL computes in numeric, for every time from 1715 to 2255', () => {
+    fc.assert(
+      fc.property(fc.bigInt(-SAFE + BEFORE_2000, SAFE), (sinceEpoch) => {
+        expect(epochMs(field(sinceEpoch - BEFORE_2000), 0)).toBe(viaDecimal(sinceEpoch));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(epochMs(field(0n), 0)).toBe(946_684_800_000);
+    expect(epochMs(field(-BEFORE_2000 + 1n), 0)).toBe(0.001);
+    expect(epochMs(field(-BEFORE_2000 - 1_500n), 0)).toBe(-1.5);
+  });
+
+  it("reads PostgreSQL's infinities", () => {
+    expect(epochMs(field(2n ** 63n - 1n), 0)).toBe(Infinity);
+    expect(epochMs(field(-(2n ** 63n)), 0)).toBe(-Infinity);
   });
 });

@@ -91,3 +91,21 @@ export const text = (row: BinaryRow, field: number) => row.bytes.toString('utf8'
 export const textOrNull = (row: BinaryRow, field: number) => (row.length[field] < 0 ? null : text(row, field));
 export const float8OrNaN = (row: BinaryRow, field: number) => (row.length[field] < 0 ? NaN : float8(row, field));
 
+// A timestamp's binary form: microseconds since 2000-01-01 UTC (int64), with the largest and
+// smallest values for infinity.
+const MICROSECONDS_BEFORE_2000 = 946_684_800_000_000;
+
+/**
+ * A `timestamptz` field in milliseconds since 1970 as PostgreSQL's `extract(epoch from t) * 1000`
+ * then `::float8` gives it: the exact count of microseconds divided once, so rounded once. Exact
+ * from 1715 to 2255 (counts within 2^53 µs of both 2000 and 1970); further out, the count itself
+ * may be rounded first, by a few microseconds.
+ */
+export function epochMs(row: BinaryRow, field: number): number {
+  const at = row.start[field];
+  const high = row.bytes.readInt32BE(at);
+  const low = row.bytes.readUInt32BE(at + 4);
+  if (high === 0x7fffffff && low === 0xffffffff) return Infinity;
+  if (high === -0x80000000 && low === 0) return -Infinity;
+  return (high * 0x1_0000_0000 + low + MICROSECONDS_BEFORE_2000) / 1000;
+}

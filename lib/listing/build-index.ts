@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
-import { add, emptySet, has, type Bitset } from './bitset';
-import { BinaryCopyReader, bool, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
+import { add, emptySet, has, remove, type Bitset } from './bitset';
+import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
@@ -124,7 +124,10 @@ const PRODUCT_FIELDS = [
   'p.rating',
   'p.price_margin',
   'p.sales_rate',
-  '(extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8',
+  // As sent (microseconds since 2000): `extract(epoch …)` computes in numeric, ~0.5 s of
+  // PostgreSQL's time per 1,000,000 rows. `epochMs` gives the same double.
+  'coalesce(p.creation_date, p.first_added_at)',
+  // Replaced by a constant in a full build (which reads the exceptions apart).
   'st.available',
   'p.facet_values',
   // Read only for rows without `facet_values`:
@@ -257,9 +260,9 @@ export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopI
 async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Promise<ShopIndex | null> {
   const started = performance.now();
   return sql.begin('isolation level repeatable read read only', async (tx) => {
-    // One PostgreSQL process: parallel workers would take the core this process decodes on. The
-    // join with product_state hashes every product: in memory (the default work_mem spilled it to
-    // disk in two batches, ~1 s of a 1,000,000-product build).
+    // One PostgreSQL process: parallel workers would take the core this process decodes on. A
+    // rebuild's join with product_state hashes the shop's states: in memory (the default work_mem
+    // spilled a whole catalog's to disk in two batches, ~1 s at 1,000,000 products).
     await tx`set local max_parallel_workers_per_gather = 0`;
     await tx`set local work_mem = '256MB'`;
     const state = await catalogState(tx as unknown as Sql, shopId);
@@ -279,19 +282,27 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     if (previous) {
       await builder.replay(previous, previous.replay!, new Set(changed.map((row) => row.id)), new Map(stock.map((row) => [row.id, row.available])));
     }
+    // A full build takes every product to be as most are and lists the others: joining the
+    // states kept the first row back while PostgreSQL hashed all of them (~1 s of a
+    // 1,000,000-product build), and the join took ~1.5 s of its time. (Every product has a state:
+    // imports write both in one transaction.)
+    let fields = PRODUCT_FIELDS;
+    let source = `products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${literal(shopId)}`;
+    if (!previous) {
+      const [counts] = await tx<{ out: number; total: number }[]>`
+        select count(*) filter (where not available)::int as out, count(*)::int as total from product_state where shop_id = ${shopId}`;
+      const listed = counts.out > counts.total / 2;
+      const rows = await tx<{ id: string }[]>`select product_id as id from product_state where shop_id = ${shopId} and available = ${listed}`;
+      builder.otherwise(rows.map((row) => row.id), listed);
+      fields = PRODUCT_FIELDS.map((field, at) => (at === F_AVAILABLE ? String(!listed) : field));
+      source = `products p where p.shop_id = ${literal(shopId)}`;
+    }
     const replayed = performance.now();
     // Only products changed since `previous`, when replaying it (a number: safe in the text).
     const since = previous ? `and p.version > ${Number(previous.version)}` : '';
     // Binary COPY: numbers arrive as IEEE doubles and facet numbers are parsed from the bytes.
     const reader = new BinaryCopyReader(PRODUCT_FIELDS.length, (row) => builder.add(row));
-    const stream = await tx
-      .unsafe(
-        `copy (select ${PRODUCT_FIELDS.join(', ')}
-                 from products p
-                 join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
-                where p.shop_id = ${literal(shopId)} ${since}) to stdout (format binary)`,
-      )
-      .readable();
+    const stream = await tx.unsafe(`copy (select ${fields.join(', ')} from ${source} ${since}) to stdout (format binary)`).readable();
     await drain(stream, (chunk) => reader.push(chunk));
     reader.finish();
     const productsRead = performance.now();
@@ -342,6 +353,8 @@ export class IndexBuilder {
   private replayedIdOrder: Int32Array | null = null;
   private groupCount = 0;
   private availableLoads = new IntList();
+  // Products whose stock is not what their rows say (see `otherwise`).
+  private stockExceptions: { ids: string[]; available: boolean } | null = null;
   // Each load's tokens as numbers, tokenNumbers[tokenFrom[load] .. tokenTo[load]) (a replay writes
   // them out of load order): the shop's dictionary numbers, and after them numbers given here to
   // tokens that rows stored before the dictionary carry as text. The layout posts their values.
@@ -461,6 +474,11 @@ export class IndexBuilder {
     return info;
   }
 
+  /** The products whose stock is `available` whatever their rows say (read apart from them). */
+  otherwise(ids: string[], available: boolean): void {
+    this.stockExceptions = { ids, available };
+  }
+
   add(row: BinaryRow): void {
     const load = this.ids.length;
     const id = text(row, F_ID);
@@ -470,7 +488,7 @@ export class IndexBuilder {
     this.oldprice.push(float8OrNaN(row, F_OLDPRICE));
     this.discount.push(float8(row, F_DISCOUNT));
     this.salesRate.push(float8(row, F_SALES));
-    this.date.push(float8(row, F_DATE));
+    this.date.push(epochMs(row, F_DATE));
     this.priceMargin.push(float8OrNaN(row, F_MARGIN));
     this.rating.push(float8OrNaN(row, F_RATING));
     if (bool(row, F_AVAILABLE)) this.availableLoads.push(load);
@@ -969,14 +987,9 @@ export class IndexBuilder {
     step('inverted lists');
     await yieldToEventLoop();
 
-    const available = emptySet(n);
-    const availableLoads = this.availableLoads.view();
-    for (let i = 0; i < availableLoads.length; i++) add(available, docOfLoad[availableLoads[i]]);
-
-    // Each offer's product by binary search over the sorted ids (a map of every id took ~1 s of a
-    // 1,000,000-product build in a profile); an offer whose product is not in the snapshot (none should be) is left out.
-    const productLoad = new Int32Array(this.offerProductIds.length);
-    this.offerProductIds.forEach((id, k) => {
+    // A product's load number by binary search over the sorted ids (a map of every id took ~1 s
+    // of a 1,000,000-product build in a profile); -1 when it is not in the snapshot.
+    const loadOfId = (id: string) => {
       let lo = 0;
       let hi = n;
       while (lo < hi) {
@@ -984,8 +997,23 @@ export class IndexBuilder {
         if (loadIds[byId[mid]] < id) lo = mid + 1;
         else hi = mid;
       }
-      productLoad[k] = lo < n && loadIds[byId[lo]] === id ? byId[lo] : -1;
-    });
+      return lo < n && loadIds[byId[lo]] === id ? byId[lo] : -1;
+    };
+    const available = emptySet(n);
+    const availableLoads = this.availableLoads.view();
+    for (let i = 0; i < availableLoads.length; i++) add(available, docOfLoad[availableLoads[i]]);
+    if (this.stockExceptions) {
+      const { ids, available: stock } = this.stockExceptions;
+      for (const id of ids) {
+        const load = loadOfId(id);
+        if (load >= 0) (stock ? add : remove)(available, docOfLoad[load]);
+      }
+      this.stockExceptions = null;
+    }
+
+    // Each offer's product; an offer whose product is not in the snapshot (none should be) is left out.
+    const productLoad = new Int32Array(this.offerProductIds.length);
+    this.offerProductIds.forEach((id, k) => (productLoad[k] = loadOfId(id)));
     this.offerProductIds = [];
     const arrivals = this.offerProductOf.length;
     const offerProductOf = this.offerProductOf.view();
