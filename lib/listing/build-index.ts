@@ -328,6 +328,34 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
 const KIND_CATEGORY = 99; // 'c'
 const KIND_BRAND = 98; // 'b'
 const KIND_PICTURE = 114; // 'r'
+const ROLE_BRAND = 1;
+const ROLE_PICTURE = 2;
+
+/** What `post` lays out from, and into. */
+type Layout = {
+  perm: Int32Array;
+  groupOrder: Int32Array;
+  loadFrom: Int32Array;
+  loadTo: Int32Array;
+  loadNumbers: Int32Array | Uint16Array;
+  loadPrice: Float64Array;
+  loadIds: string[];
+  numberFrom: Int32Array;
+  numberValues: Int32Array;
+  numberVariant: Int32Array;
+  numberRole: Uint8Array;
+  numberPicture: (string | null)[];
+  perToken: number;
+  valueDim: Int32Array;
+  valueCount: number;
+  tokenOffsets: Int32Array;
+  tokenNumbers: Int32Array | Uint16Array;
+  postOffsets: Int32Array;
+  out: Uint16Array | Int32Array;
+  documents: Int32Array;
+  valueSeen: Int32Array;
+  dimSeen: Int32Array;
+};
 
 /** What one token posts: its values, the label variant it shows (folded dimensions), a brand picture. */
 type TokenInfo = { kind: number; values: number[]; variant: number; picture: string | null };
@@ -555,6 +583,9 @@ export class IndexBuilder {
    */
   private readNumbers(bytes: Buffer, from: number, to: number): void {
     const { numberInfo, tokenNumbers } = this;
+    // Written straight into the list: one number per two bytes at most ("1 2 3").
+    const data = tokenNumbers.reserve((to - from + 2) >> 1);
+    let length = tokenNumbers.length;
     let number = -1;
     for (let i = from; i <= to; i++) {
       const c = i < to ? bytes[i] : 32;
@@ -564,9 +595,10 @@ export class IndexBuilder {
       }
       if (number < 0) continue; // no numbers at all
       if (numberInfo[number] === undefined) this.learnNumber(number);
-      tokenNumbers.push(number);
+      data[length++] = number;
       number = -1;
     }
+    tokenNumbers.length = length;
   }
 
   private learnNumber(number: number): void {
@@ -771,75 +803,115 @@ export class IndexBuilder {
     const n = perm.length;
     const valueCount = this.valueKey.length;
     const dimCount = this.dims.length;
-    const valueDim = Int32Array.from(this.valueDim);
-    // Per token number its values (renumbered), flat: numberValues[numberFrom[k] .. numberFrom[k + 1]).
+    // Per token number: its values (renumbered), flat: numberValues[numberFrom[k] .. numberFrom[k + 1]);
+    // its label variant (-1: none); whether it is a brand or a brand's picture.
     const { numberInfo } = this;
-    const numberFrom = new Int32Array(numberInfo.length + 1);
-    for (let k = 0; k < numberInfo.length; k++) numberFrom[k + 1] = numberFrom[k] + (numberInfo[k]?.values.length ?? 0);
-    const numberValues = new Int32Array(numberFrom[numberInfo.length]);
-    for (let k = 0; k < numberInfo.length; k++) numberInfo[k]?.values.forEach((value, i) => (numberValues[numberFrom[k] + i] = renumber[value]));
-    const loadFrom = this.tokenFrom.view();
-    const loadTo = this.tokenTo.view();
+    const numbers = numberInfo.length;
+    const numberFrom = new Int32Array(numbers + 1);
+    const numberVariant = new Int32Array(numbers).fill(-1);
+    const numberRole = new Uint8Array(numbers);
+    const numberPicture: (string | null)[] = [];
+    let widest = 0;
+    for (let k = 0; k < numbers; k++) {
+      const info = numberInfo[k];
+      numberFrom[k + 1] = numberFrom[k] + (info?.values.length ?? 0);
+      widest = Math.max(widest, info?.values.length ?? 0);
+      numberVariant[k] = info?.variant ?? -1;
+      numberRole[k] = info?.picture != null ? ROLE_PICTURE : info?.kind === KIND_BRAND ? ROLE_BRAND : 0;
+      numberPicture.push(info?.picture ?? null);
+    }
+    const numberValues = new Int32Array(numberFrom[numbers]);
+    for (let k = 0; k < numbers; k++) numberInfo[k]?.values.forEach((value, i) => (numberValues[numberFrom[k] + i] = renumber[value]));
     const loadNumbers = this.tokenNumbers.view();
-    const loadPrice = this.price.view();
-    const { variantPrice, variantId } = this;
-
-    const tokenOffsets = new Int32Array(n + 1);
-    const tokenNumbers = loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length);
-    const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
     const narrow = valueCount + dimCount < 65536;
-    // Grown as needed, then copied into shared memory of the exact size.
-    let out: Uint16Array | Int32Array = narrow ? new Uint16Array(loadNumbers.length * 2 + 16) : new Int32Array(loadNumbers.length * 2 + 16);
-    const documents = new Int32Array(valueCount);
-    const valueSeen = new Int32Array(valueCount).fill(-1);
-    const dimSeen = new Int32Array(dimCount).fill(-1);
-    let to = 0;
-    let t = 0;
-    for (let rank = 0; rank < n; rank++) {
+    const layout: Layout = {
+      perm,
+      groupOrder,
+      loadFrom: this.tokenFrom.view(),
+      loadTo: this.tokenTo.view(),
+      loadNumbers,
+      loadPrice: this.price.view(),
+      loadIds,
+      numberFrom,
+      numberValues,
+      numberVariant,
+      numberRole,
+      numberPicture,
+      // A document's entries are at most two per value of its tokens (a value and its marker).
+      perToken: 2 * widest,
+      valueDim: Int32Array.from(this.valueDim),
+      valueCount,
+      tokenOffsets: new Int32Array(n + 1),
+      tokenNumbers: loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length),
+      postOffsets: new Int32Array(new SharedArrayBuffer(4 * (n + 1))),
+      // Grown as needed, then copied into shared memory of the exact size.
+      out: narrow ? new Uint16Array(loadNumbers.length * 2 + 16) : new Int32Array(loadNumbers.length * 2 + 16),
+      documents: new Int32Array(valueCount),
+      valueSeen: new Int32Array(valueCount).fill(-1),
+      dimSeen: new Int32Array(dimCount).fill(-1),
+    };
+    for (let from = 0; from < n; from += 1 << 16) {
+      this.postRanks(layout, from, Math.min(n, from + (1 << 16)));
+      await yieldToEventLoop();
+    }
+    const { postOffsets, out, documents, valueDim, tokenOffsets, tokenNumbers } = layout;
+    const size = postOffsets[n];
+    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * size)) : new Int32Array(new SharedArrayBuffer(4 * size));
+    postings.set(out.subarray(0, size));
+    return { postOffsets, postings, documents, valueDim, tokens: { offsets: tokenOffsets, numbers: tokenNumbers } };
+  }
+
+  /** `post` for the documents at ranks [from, to): the hot loop of a build's layout. */
+  private postRanks(layout: Layout, from: number, to: number): void {
+    const { perm, groupOrder, loadFrom, loadTo, loadNumbers, loadPrice, loadIds, numberFrom, numberValues, numberVariant, numberRole, perToken } = layout;
+    const { valueDim, valueCount, tokenOffsets, tokenNumbers, postOffsets, documents, valueSeen, dimSeen } = layout;
+    const { variantPrice, variantId } = this;
+    let out = layout.out;
+    let at = postOffsets[from];
+    let t = tokenOffsets[from];
+    for (let rank = from; rank < to; rank++) {
       const load = perm[groupOrder[rank]];
+      const first = loadFrom[load];
+      const last = loadTo[load];
+      if (at + (last - first) * perToken > out.length) {
+        const grown = out instanceof Uint16Array ? new Uint16Array(2 * (at + (last - first) * perToken)) : new Int32Array(2 * (at + (last - first) * perToken));
+        grown.set(out.subarray(0, at));
+        layout.out = out = grown;
+      }
       const price = loadPrice[load];
       let brand = -1; // the brand a picture token after it belongs to
-      for (let k = loadFrom[load]; k < loadTo[load]; k++) {
+      for (let k = first; k < last; k++) {
         const number = loadNumbers[k];
         tokenNumbers[t++] = number;
-        const info = numberInfo[number]!;
-        if (info.picture !== null) {
-          if (brand >= 0) this.offerPicture(brand, info.picture, price, loadIds[load]);
+        const role = numberRole[number];
+        if (role === ROLE_PICTURE) {
+          if (brand >= 0) this.offerPicture(brand, layout.numberPicture[number]!, price, loadIds[load]);
           continue;
-        }
-        if (to + 2 * (numberFrom[number + 1] - numberFrom[number]) > out.length) {
-          const grown: Uint16Array | Int32Array = narrow ? new Uint16Array(out.length * 2) : new Int32Array(out.length * 2);
-          grown.set(out.subarray(0, to));
-          out = grown;
         }
         for (let i = numberFrom[number]; i < numberFrom[number + 1]; i++) {
           const value = numberValues[i];
           if (valueSeen[value] === rank) continue;
           valueSeen[value] = rank;
-          out[to++] = value;
+          out[at++] = value;
           documents[value]++;
           const dim = valueDim[value];
           if (dimSeen[dim] !== rank) {
             dimSeen[dim] = rank;
-            out[to++] = valueCount + dim;
+            out[at++] = valueCount + dim;
           }
         }
-        const v = info.variant;
+        const v = numberVariant[number];
         if (v >= 0) {
           if (price < variantPrice[v] || (price === variantPrice[v] && loadIds[load] < variantId[v])) {
             variantPrice[v] = price;
             variantId[v] = loadIds[load];
           }
-          if (info.kind === KIND_BRAND) brand = numberValues[numberFrom[number]];
+          if (role === ROLE_BRAND) brand = numberValues[numberFrom[number]];
         }
       }
       tokenOffsets[rank + 1] = t;
-      postOffsets[rank + 1] = to;
-      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
+      postOffsets[rank + 1] = at;
     }
-    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * to)) : new Int32Array(new SharedArrayBuffer(4 * to));
-    postings.set(out.subarray(0, to));
-    return { postOffsets, postings, documents, valueDim, tokens: { offsets: tokenOffsets, numbers: tokenNumbers } };
   }
 
   /**

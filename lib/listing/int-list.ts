@@ -26,6 +26,21 @@ export class IntList<T extends Int32Array | Uint16Array = Int32Array> {
     this.data[this.length++] = value;
   }
 
+  /**
+   * The backing array with room for `extra` more values after `length`: the caller writes them
+   * and then sets `length` (valid until the next call that may grow the list).
+   */
+  reserve(extra: number): T {
+    if (this.length + extra > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < this.length + extra) size *= 2;
+      const grown = (this.data instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size)) as T;
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    return this.data;
+  }
+
   /** Appends values[from..to) at once. */
   append(values: Int32Array | Uint16Array, from: number, to: number): void {
     const length = this.length + to - from;
