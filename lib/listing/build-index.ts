@@ -257,6 +257,31 @@ export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopI
   return previous.replay ? build(sql, previous.shopId, previous) : null;
 }
 
+/**
+ * The COPY a build reads a shop's products with (binary: numbers arrive as IEEE doubles and facet
+ * numbers are parsed from the bytes): with their stock joined from product_state, or every one
+ * taken to have `stock`; only those changed after version `since`, when not null.
+ */
+export function productsCopy(shopId: string, stock: boolean | null, since: number | null): string {
+  const fields = stock === null ? PRODUCT_FIELDS : PRODUCT_FIELDS.map((field, at) => (at === F_AVAILABLE ? String(stock) : field));
+  const join = stock === null ? 'join product_state st on st.shop_id = p.shop_id and st.product_id = p.id' : '';
+  const changed = since === null ? '' : `and p.version > ${Number(since)}`;
+  return `copy (select ${fields.join(', ')} from products p ${join} where p.shop_id = ${literal(shopId)} ${changed}) to stdout (format binary)`;
+}
+
+/**
+ * The COPY of a shop's offers (of products changed after `since`, when not null), in table order:
+ * a product's are stored together (one import wrote them), so its load number is looked up once
+ * (offers of one product apart would be looked up again: no harm).
+ */
+export function offersCopy(shopId: string, since: number | null): string {
+  const source =
+    since === null
+      ? `product_offers o where o.shop_id = ${literal(shopId)}`
+      : `product_offers o join products p on p.shop_id = o.shop_id and p.id = o.product_id where o.shop_id = ${literal(shopId)} and p.version > ${Number(since)}`;
+  return `copy (select ${OFFER_FIELDS.join(', ')} from ${source}) to stdout (format binary)`;
+}
+
 async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Promise<ShopIndex | null> {
   const started = performance.now();
   return sql.begin('isolation level repeatable read read only', async (tx) => {
@@ -286,34 +311,23 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     // states kept the first row back while PostgreSQL hashed all of them (~1 s of a
     // 1,000,000-product build), and the join took ~1.5 s of its time. (Every product has a state:
     // imports write both in one transaction.)
-    let fields = PRODUCT_FIELDS;
-    let source = `products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${literal(shopId)}`;
+    let assumed: boolean | null = null;
     if (!previous) {
       const [counts] = await tx<{ out: number; total: number }[]>`
         select count(*) filter (where not available)::int as out, count(*)::int as total from product_state where shop_id = ${shopId}`;
       const listed = counts.out > counts.total / 2;
       const rows = await tx<{ id: string }[]>`select product_id as id from product_state where shop_id = ${shopId} and available = ${listed}`;
       builder.otherwise(rows.map((row) => row.id), listed);
-      fields = PRODUCT_FIELDS.map((field, at) => (at === F_AVAILABLE ? String(!listed) : field));
-      source = `products p where p.shop_id = ${literal(shopId)}`;
+      assumed = !listed;
     }
     const replayed = performance.now();
-    // Only products changed since `previous`, when replaying it (a number: safe in the text).
-    const since = previous ? `and p.version > ${Number(previous.version)}` : '';
-    // Binary COPY: numbers arrive as IEEE doubles and facet numbers are parsed from the bytes.
+    const since = previous ? previous.version : null;
     const reader = new BinaryCopyReader(PRODUCT_FIELDS.length, (row) => builder.add(row));
-    const stream = await tx.unsafe(`copy (select ${fields.join(', ')} from ${source} ${since}) to stdout (format binary)`).readable();
-    await drain(stream, (chunk) => reader.push(chunk));
+    await drain(await tx.unsafe(productsCopy(shopId, assumed, since)).readable(), (chunk) => reader.push(chunk));
     reader.finish();
     const productsRead = performance.now();
-    // Offers in table order: a product's are stored together (one import wrote them), so its load
-    // number is looked up once (offers of one product apart would be looked up again: no harm).
     const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
-    const offerSource = previous
-      ? `product_offers o join products p on p.shop_id = o.shop_id and p.id = o.product_id where o.shop_id = ${literal(shopId)} ${since}`
-      : `product_offers o where o.shop_id = ${literal(shopId)}`;
-    const offers = await tx.unsafe(`copy (select ${OFFER_FIELDS.join(', ')} from ${offerSource}) to stdout (format binary)`).readable();
-    await drain(offers, (chunk) => offerReader.push(chunk));
+    await drain(await tx.unsafe(offersCopy(shopId, since)).readable(), (chunk) => offerReader.push(chunk));
     offerReader.finish();
     const offersRead = performance.now();
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
