@@ -597,6 +597,7 @@ export class IndexBuilder {
    */
   private readNumbers(bytes: Buffer, from: number, to: number): void {
     const { numberInfo, tokenNumbers } = this;
+    const dictionaryLength = this.dictionary.length;
     // Written straight into the list: one number per two bytes at most ("1 2 3").
     const data = tokenNumbers.reserve((to - from + 2) >> 1);
     let length = tokenNumbers.length;
@@ -608,7 +609,8 @@ export class IndexBuilder {
         continue;
       }
       if (number < 0) continue; // no numbers at all
-      if (numberInfo[number] === undefined) this.learnNumber(number);
+      // (Numbers past the dictionary's are text tokens' here, not a product's to name.)
+      if (numberInfo[number] === undefined || number >= dictionaryLength) this.learnNumber(number);
       data[length++] = number;
       number = -1;
     }

@@ -112,6 +112,19 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
   expect(shape(await buildIndex(sql, shop.shop_id))).toEqual(stored);
 });
 
+it('refuses to build from a facet number its dictionary lacks, even one that text tokens were numbered with', async () => {
+  const sql = database.ctx.sql;
+  const shop = await createTestShop(database.ctx);
+  await sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', [{ ...item('a', 1), brand: 'Acme' }, { ...item('b', 2), brand: 'Beta' }]));
+  const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from facet_tokens where shop_id = ${shop.shop_id}`;
+  // "a" is read from its data (its tokens get numbers after the dictionary's); "b" names the first of those.
+  await sql`update products set facet_values = null, facets = null where shop_id = ${shop.shop_id} and id = 'a'`;
+  await sql`update products set facet_values = ${String(count)} where shop_id = ${shop.shop_id} and id = 'b'`;
+  const order = await sql<{ id: string }[]>`select id from products where shop_id = ${shop.shop_id}`;
+  expect(order.map((row) => row.id)).toEqual(['a', 'b']); // as the build reads them
+  await expect(buildIndex(sql, shop.shop_id)).rejects.toThrow(`facet value ${count} is not in shop ${shop.shop_id}'s dictionary`);
+});
+
 it('answers queries for locations alone with the new stock after a patch, and prepares them again for the patched index', async () => {
   const sql = database.ctx.sql;
   const shop = await createTestShop(database.ctx);
