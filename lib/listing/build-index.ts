@@ -4,6 +4,8 @@ import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, tex
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
+import type { LayoutTask } from './layout-kernel';
+import { layOutAside } from './layout-worker';
 import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 import { StringTable } from './string-table';
 
@@ -326,15 +328,17 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     await drain(await tx.unsafe(productsCopy(shopId, assumed, since)).readable(), (chunk) => reader.push(chunk));
     reader.finish();
     const productsRead = performance.now();
-    const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
-    await drain(await tx.unsafe(offersCopy(shopId, since)).readable(), (chunk) => offerReader.push(chunk));
-    offerReader.finish();
-    const offersRead = performance.now();
-    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
+    // The offers are read while the postings are laid out aside (`finish`).
+    const readOffers = async () => {
+      const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
+      await drain(await tx.unsafe(offersCopy(shopId, since)).readable(), (chunk) => offerReader.push(chunk));
+      offerReader.finish();
+    };
+    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '', readOffers);
     index.buildMs = performance.now() - started;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
-    index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, offers ${seconds(offersRead - productsRead)}, layout ${seconds(performance.now() - offersRead)}: ${index.buildSteps}`;
+    index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, then ${seconds(performance.now() - productsRead)}: ${index.buildSteps}`;
     return index;
   });
 }
@@ -342,34 +346,6 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
 const KIND_CATEGORY = 99; // 'c'
 const KIND_BRAND = 98; // 'b'
 const KIND_PICTURE = 114; // 'r'
-const ROLE_BRAND = 1;
-const ROLE_PICTURE = 2;
-
-/** What `post` lays out from, and into. */
-type Layout = {
-  perm: Int32Array;
-  groupOrder: Int32Array;
-  loadFrom: Int32Array;
-  loadTo: Int32Array;
-  loadNumbers: Int32Array | Uint16Array;
-  loadPrice: Float64Array;
-  loadIds: string[];
-  numberFrom: Int32Array;
-  numberValues: Int32Array;
-  numberVariant: Int32Array;
-  numberRole: Uint8Array;
-  numberPicture: (string | null)[];
-  perToken: number;
-  valueDim: Int32Array;
-  valueCount: number;
-  tokenOffsets: Int32Array;
-  tokenNumbers: Int32Array | Uint16Array;
-  postOffsets: Int32Array;
-  out: Uint16Array | Int32Array;
-  documents: Int32Array;
-  valueSeen: Int32Array;
-  dimSeen: Int32Array;
-};
 
 /** What one token posts: its values, the label variant it shows (folded dimensions), a brand picture. */
 type TokenInfo = { kind: number; values: number[]; variant: number; picture: string | null };
@@ -674,11 +650,6 @@ export class IndexBuilder {
     this.slotNumber[slot] = number;
   }
 
-  private offerPicture(brand: number, url: string, price: number, id: string): void {
-    const current = this.pictures.get(brand);
-    if (!current || price < current.price || (price === current.price && id < current.id)) this.pictures.set(brand, { url, price, id });
-  }
-
   /** An offer as it arrives; its product's load number is found after the ids are sorted. */
   private lastOfferProduct = Buffer.alloc(0);
 
@@ -807,127 +778,45 @@ export class IndexBuilder {
     return { tokenOffsets: tokens.offsets, tokenNumbers: tokens.numbers, groups, groupCount };
   }
 
-  /**
-   * Each document's values, in group order (the order counting reads them in): its tokens' values
-   * once each, every value followed by its dimension's presence marker the first time the
-   * dimension shows. Written front to back (scattering them value by value missed the cache on
-   * every write, ~2 s at 1,000,000). In the same pass: the tokens in that order (what the next
-   * build replays), how many documents each value has, the labels of case-folded values and brand
-   * pictures (each the cheapest product's, then the lowest id's).
-   */
-  private async post(perm: Int32Array, groupOrder: Int32Array, renumber: Int32Array, loadIds: string[]) {
-    const n = perm.length;
-    const valueCount = this.valueKey.length;
-    const dimCount = this.dims.length;
-    // Per token number: its values (renumbered), flat: numberValues[numberFrom[k] .. numberFrom[k + 1]);
-    // its label variant (-1: none); whether it is a brand or a brand's picture.
+  /** What the posting pass (layout-kernel.ts) reads: the loads' tokens, and per token number what it posts. */
+  private layoutTask(perm: Int32Array, groupOrder: Int32Array, renumber: Int32Array, loadIdRank: Int32Array, valueDim: Int32Array, postOffsets: Int32Array): LayoutTask {
     const { numberInfo } = this;
     const numbers = numberInfo.length;
     const numberFrom = new Int32Array(numbers + 1);
     const numberVariant = new Int32Array(numbers).fill(-1);
     const numberRole = new Uint8Array(numbers);
-    const numberPicture: (string | null)[] = [];
     let widest = 0;
     for (let k = 0; k < numbers; k++) {
       const info = numberInfo[k];
       numberFrom[k + 1] = numberFrom[k] + (info?.values.length ?? 0);
       widest = Math.max(widest, info?.values.length ?? 0);
       numberVariant[k] = info?.variant ?? -1;
-      numberRole[k] = info?.picture != null ? ROLE_PICTURE : info?.kind === KIND_BRAND ? ROLE_BRAND : 0;
-      numberPicture.push(info?.picture ?? null);
+      numberRole[k] = info?.picture != null ? 2 : info?.kind === KIND_BRAND ? 1 : 0;
     }
     const numberValues = new Int32Array(numberFrom[numbers]);
     for (let k = 0; k < numbers; k++) numberInfo[k]?.values.forEach((value, i) => (numberValues[numberFrom[k] + i] = renumber[value]));
-    const loadNumbers = this.tokenNumbers.view();
-    const narrow = valueCount + dimCount < 65536;
-    const layout: Layout = {
+    const valueCount = this.valueKey.length;
+    return {
+      n: perm.length,
       perm,
       groupOrder,
       loadFrom: this.tokenFrom.view(),
       loadTo: this.tokenTo.view(),
-      loadNumbers,
+      loadNumbers: this.tokenNumbers.view(),
       loadPrice: this.price.view(),
-      loadIds,
+      loadIdRank,
       numberFrom,
       numberValues,
       numberVariant,
       numberRole,
-      numberPicture,
-      // A document's entries are at most two per value of its tokens (a value and its marker).
+      variantCount: this.variantValue.length,
       perToken: 2 * widest,
-      valueDim: Int32Array.from(this.valueDim),
+      valueDim,
       valueCount,
-      tokenOffsets: new Int32Array(n + 1),
-      tokenNumbers: loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length),
-      postOffsets: new Int32Array(new SharedArrayBuffer(4 * (n + 1))),
-      // Grown as needed, then copied into shared memory of the exact size.
-      out: narrow ? new Uint16Array(loadNumbers.length * 2 + 16) : new Int32Array(loadNumbers.length * 2 + 16),
-      documents: new Int32Array(valueCount),
-      valueSeen: new Int32Array(valueCount).fill(-1),
-      dimSeen: new Int32Array(dimCount).fill(-1),
+      dimCount: this.dims.length,
+      narrow: valueCount + this.dims.length < 65536,
+      postOffsets,
     };
-    for (let from = 0; from < n; from += 1 << 16) {
-      this.postRanks(layout, from, Math.min(n, from + (1 << 16)));
-      await yieldToEventLoop();
-    }
-    const { postOffsets, out, documents, valueDim, tokenOffsets, tokenNumbers } = layout;
-    const size = postOffsets[n];
-    const postings = narrow ? new Uint16Array(new SharedArrayBuffer(2 * size)) : new Int32Array(new SharedArrayBuffer(4 * size));
-    postings.set(out.subarray(0, size));
-    return { postOffsets, postings, documents, valueDim, tokens: { offsets: tokenOffsets, numbers: tokenNumbers } };
-  }
-
-  /** `post` for the documents at ranks [from, to): the hot loop of a build's layout. */
-  private postRanks(layout: Layout, from: number, to: number): void {
-    const { perm, groupOrder, loadFrom, loadTo, loadNumbers, loadPrice, loadIds, numberFrom, numberValues, numberVariant, numberRole, perToken } = layout;
-    const { valueDim, valueCount, tokenOffsets, tokenNumbers, postOffsets, documents, valueSeen, dimSeen } = layout;
-    const { variantPrice, variantId } = this;
-    let out = layout.out;
-    let at = postOffsets[from];
-    let t = tokenOffsets[from];
-    for (let rank = from; rank < to; rank++) {
-      const load = perm[groupOrder[rank]];
-      const first = loadFrom[load];
-      const last = loadTo[load];
-      if (at + (last - first) * perToken > out.length) {
-        const grown = out instanceof Uint16Array ? new Uint16Array(2 * (at + (last - first) * perToken)) : new Int32Array(2 * (at + (last - first) * perToken));
-        grown.set(out.subarray(0, at));
-        layout.out = out = grown;
-      }
-      const price = loadPrice[load];
-      let brand = -1; // the brand a picture token after it belongs to
-      for (let k = first; k < last; k++) {
-        const number = loadNumbers[k];
-        tokenNumbers[t++] = number;
-        const role = numberRole[number];
-        if (role === ROLE_PICTURE) {
-          if (brand >= 0) this.offerPicture(brand, layout.numberPicture[number]!, price, loadIds[load]);
-          continue;
-        }
-        for (let i = numberFrom[number]; i < numberFrom[number + 1]; i++) {
-          const value = numberValues[i];
-          if (valueSeen[value] === rank) continue;
-          valueSeen[value] = rank;
-          out[at++] = value;
-          documents[value]++;
-          const dim = valueDim[value];
-          if (dimSeen[dim] !== rank) {
-            dimSeen[dim] = rank;
-            out[at++] = valueCount + dim;
-          }
-        }
-        const v = numberVariant[number];
-        if (v >= 0) {
-          if (price < variantPrice[v] || (price === variantPrice[v] && loadIds[load] < variantId[v])) {
-            variantPrice[v] = price;
-            variantId[v] = loadIds[load];
-          }
-          if (role === ROLE_BRAND) brand = numberValues[numberFrom[number]];
-        }
-      }
-      tokenOffsets[rank + 1] = t;
-      postOffsets[rank + 1] = at;
-    }
   }
 
   /**
@@ -950,8 +839,11 @@ export class IndexBuilder {
     return renumber;
   }
 
-  /** The index; gives the event loop a turn between its steps (queries go on meanwhile). */
-  async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
+  /**
+   * The index. `readOffers` brings the offers in (addOffer) while the postings are laid out aside.
+   * Gives the event loop a turn between its steps (queries go on meanwhile).
+   */
+  async finish(version: number, treeFingerprint: string, readOffers: () => Promise<void>): Promise<ShopIndex> {
     const n = this.ids.length;
     const loadIds = this.ids;
     // Where the layout's time goes, for the log (`buildSteps`).
@@ -1050,30 +942,24 @@ export class IndexBuilder {
     await yieldToEventLoop();
 
     step('groups');
-    // Values renumbered so each dimension's are consecutive, then each document's values laid out.
+    // Values renumbered so each dimension's are consecutive; then each document's values and
+    // per value its documents are laid out aside (layout-worker.ts) while this thread lays out the
+    // rest.
     const valueCount = this.valueKey.length;
     const dimCount = this.dims.length;
     const renumber = this.numberValuesByDimension();
-    const { postOffsets, postings, documents, valueDim, tokens } = await this.post(perm, groupOrder, renumber, loadIds);
-    step('postings');
-    await yieldToEventLoop();
-    // Per value its documents, read off the postings front to back (in group order).
-    const invOffsets = new Int32Array(valueCount + 1);
-    for (let v = 0; v < valueCount; v++) invOffsets[v + 1] = invOffsets[v] + documents[v];
-    const invDocs = new Int32Array(invOffsets[valueCount]);
-    const cursor = invOffsets.slice(0, valueCount);
-    for (let rank = 0; rank < n; rank++) {
-      const doc = groupOrder[rank];
-      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) if (postings[p] < valueCount) invDocs[cursor[postings[p]]++] = doc;
-      if ((rank & 0xffff) === 0xffff) await yieldToEventLoop();
-    }
+    const valueDim = Int32Array.from(this.valueDim);
+    const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
+    const loadNumbers = this.tokenNumbers.view();
+    const laidOut = layOutAside(this.layoutTask(perm, groupOrder, renumber, loadIdRank, valueDim, postOffsets), [loadNumbers.buffer as ArrayBuffer]);
+    laidOut.catch(() => undefined); // awaited below; this keeps an early failure here from going unhandled
     const groupOfRank = new Int32Array(new SharedArrayBuffer(4 * n));
     for (let rank = 0; rank < n; rank++) groupOfRank[rank] = groupOf[groupOrder[rank]];
     const dimValues = new Int32Array(dimCount + 1);
     for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;
     for (let dim = 0; dim < dimCount; dim++) dimValues[dim + 1] += dimValues[dim];
-    step('inverted lists');
-    await yieldToEventLoop();
+    await readOffers();
+    step('offers read');
 
     // A product's load number by binary search over the sorted ids (a map of every id took ~1 s
     // of a 1,000,000-product build in a profile); -1 when it is not in the snapshot.
@@ -1188,6 +1074,32 @@ export class IndexBuilder {
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
 
+
+    await yieldToEventLoop();
+    const columns: Float64Array[] = [];
+    for (const list of [this.price, this.oldprice, this.discount, this.date, this.priceMargin, this.rating]) {
+      columns.push(gather(list));
+      await yieldToEventLoop();
+    }
+    const [price, oldprice, discount, date, priceMargin, rating] = columns;
+    const salesRate = gather(this.salesRate);
+    let maxSalesRate = 0;
+    for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
+    const merchants = new Map<string, Int32Array>();
+    for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
+    step('columns');
+    const { postings, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad } = await laidOut;
+    this.tokenNumbers = new IntList(1);
+    step('postings and inverted lists (waited for)');
+    for (let v = 0; v < variantLoad.length; v++) {
+      if (variantLoad[v] < 0) continue;
+      this.variantPrice[v] = loadPrice[variantLoad[v]];
+      this.variantId[v] = loadIds[variantLoad[v]];
+    }
+    for (let value = 0; value < valueCount; value++) {
+      const load = pictureLoad[value];
+      if (load >= 0) this.pictures.set(value, { url: this.numberInfo[pictureNumber[value]]!.picture!, price: loadPrice[load], id: loadIds[load] });
+    }
     // Each case-folded value shows its cheapest product's spelling (then the lowest id's; one
     // product with two spellings: the first in code-unit order, whatever order rows came in).
     const bestVariant = new Map<number, number>();
@@ -1204,21 +1116,7 @@ export class IndexBuilder {
       }
     }
     for (const [value, v] of bestVariant) this.valueLabel[value] = this.variantLabel[v];
-
-    await yieldToEventLoop();
-    const columns: Float64Array[] = [];
-    for (const list of [this.price, this.oldprice, this.discount, this.date, this.priceMargin, this.rating]) {
-      columns.push(gather(list));
-      await yieldToEventLoop();
-    }
-    const [price, oldprice, discount, date, priceMargin, rating] = columns;
-    const salesRate = gather(this.salesRate);
-    let maxSalesRate = 0;
-    for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
-    const merchants = new Map<string, Int32Array>();
-    for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
-    step('columns');
-    const replay = this.replaySource(tokens, denseGroup, groupCount);
+    const replay = this.replaySource({ offsets: tokenOffsets, numbers: tokenNumbers }, denseGroup, groupCount);
 
     return {
       shopId: this.shopId,
