@@ -1074,7 +1074,6 @@ export class IndexBuilder {
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
 
-
     await yieldToEventLoop();
     const columns: Float64Array[] = [];
     for (const list of [this.price, this.oldprice, this.discount, this.date, this.priceMargin, this.rating]) {
