@@ -18,7 +18,7 @@ import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations 
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { backfillFacets } from '@/lib/catalog/backfill-facets';
-import { docOf, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
+import { docOf, heldBufferBytes, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { searchDocuments } from '@/lib/listing/search';
@@ -131,8 +131,14 @@ async function main() {
     const heapBefore = await settled();
     const index = await indexFor(sql, shopId);
     const heapAfter = await settled();
-    const heap = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
-    print(`index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), heap ${mib(heap)} (typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
+    // The JS heap the build left, plus every array buffer the index holds (the layout worker makes
+    // some: this thread's array-buffer count leaves those out, and is printed beside it).
+    const heap = heapAfter.heapUsed - heapBefore.heapUsed + heldBufferBytes(index);
+    const thisThread = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
+    print(
+      `index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), heap ${mib(heap)} (JS heap and the index's array buffers; ` +
+        `this thread's heap and array buffers ${mib(thisThread)}; typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`,
+    );
     const words = await searchIndexFor(index);
 
     // cold: what queries keep with the index dropped before each run (facet counts, result size,

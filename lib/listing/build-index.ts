@@ -1195,6 +1195,29 @@ export function indexBytes(index: ShopIndex): number {
   return bytes;
 }
 
+/**
+ * Bytes of every array buffer the index holds, each counted once whichever thread made it (the
+ * layout worker makes the postings, inverted lists and replayed tokens: the process's count of
+ * this thread's array buffers leaves them out): columns, postings, what it replays and keeps.
+ */
+export function heldBufferBytes(index: ShopIndex): number {
+  const seen = new Set<ArrayBufferLike>();
+  let bytes = 0;
+  const visit = (value: unknown, depth: number) => {
+    if (ArrayBuffer.isView(value)) {
+      if (!seen.has(value.buffer)) {
+        seen.add(value.buffer);
+        bytes += value.buffer.byteLength;
+      }
+      return;
+    }
+    if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Promise) return;
+    for (const item of value instanceof Map ? value.values() : Array.isArray(value) ? value : Object.values(value)) visit(item, depth - 1);
+  };
+  visit(index, 4);
+  return bytes;
+}
+
 function keptBytes(value: unknown, depth: number): number {
   if (ArrayBuffer.isView(value)) return value.byteLength;
   if (typeof value === 'string') return value.length * 2;
