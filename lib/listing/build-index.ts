@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
+import { BytesTable } from './bytes-table';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
@@ -511,7 +512,7 @@ export class IndexBuilder {
     this.rating.push(float8OrNaN(row, F_RATING));
     if (bool(row, F_AVAILABLE)) this.availableLoads.push(load);
 
-    this.groups.push(isNull(row, F_GROUP) ? this.groupCount++ : this.groupNumber(text(row, F_GROUP)));
+    this.groups.push(isNull(row, F_GROUP) ? this.groupCount++ : this.groupOfRow(row));
 
     this.tokenFrom.push(this.tokenNumbers.length);
     if (!isNull(row, F_VALUES)) this.readNumbers(row.bytes, row.start[F_VALUES], row.start[F_VALUES] + row.length[F_VALUES]);
@@ -531,6 +532,17 @@ export class IndexBuilder {
       const tokens = facetTokenList({ categories, brand: textOrNull(row, F_BRAND), brand_picture: textOrNull(row, F_PICTURE), params: json(F_PARAMS), fashion: json(F_FASHION) });
       for (const token of tokens) this.readTokens(token, true);
     }
+  }
+
+  // Group numbers by the bytes of their ids: a row's group id is decoded only the first time.
+  private groupBytes = new BytesTable();
+
+  private groupOfRow(row: BinaryRow): number {
+    const from = row.start[F_GROUP];
+    const to = from + row.length[F_GROUP];
+    let group = this.groupBytes.get(row.bytes, from, to);
+    if (group < 0) this.groupBytes.set(row.bytes, from, to, (group = this.groupNumber(text(row, F_GROUP))));
+    return group;
   }
 
   private groupNumber(groupId: string): number {
@@ -652,6 +664,8 @@ export class IndexBuilder {
 
   /** An offer as it arrives; its product's load number is found after the ids are sorted. */
   private lastOfferProduct = Buffer.alloc(0);
+  // Offers' location numbers by the bytes of their ids (no string per offer).
+  private locationBytes = new BytesTable();
 
   addOffer(row: BinaryRow): void {
     // The product id is decoded only when it differs from the last offer's (compared as bytes).
@@ -665,7 +679,10 @@ export class IndexBuilder {
       this.offerProductIds.push(text(row, 0));
       this.lastOfferProduct = Buffer.from(bytes.subarray(from, from + length));
     }
-    this.pushOffer(this.offerProductIds.length - 1, this.locationNumber(text(row, 1)), float8(row, 2), float8OrNaN(row, 3), float8(row, 4));
+    const at = row.start[1];
+    let location = this.locationBytes.get(bytes, at, at + row.length[1]);
+    if (location < 0) this.locationBytes.set(bytes, at, at + row.length[1], (location = this.locationNumber(text(row, 1))));
+    this.pushOffer(this.offerProductIds.length - 1, location, float8(row, 2), float8OrNaN(row, 3), float8(row, 4));
   }
 
   /** `product`: an index into offerProductIds, or -1 - the load number when it is known. */
