@@ -5,7 +5,7 @@ import { BytesTable } from './bytes-table';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
-import type { LayoutTask } from './layout-kernel';
+import { ROLE_BRAND, ROLE_PICTURE, type LayoutTask } from './layout-kernel';
 import { layOutAside } from './layout-worker';
 import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 import { StringTable } from './string-table';
@@ -400,13 +400,9 @@ export class IndexBuilder {
   private valueLabel: string[] = [];
   private valueNumber: number[] = [];
   // Label variants of case-folded values ("Nike", "NIKE"): the one of the cheapest product (then
-  // lowest id) is shown, as if documents were visited by price.
+  // lowest id) is shown, as if documents were visited by price (the layout finds that product).
   private variantValue: number[] = [];
   private variantLabel: string[] = [];
-  private variantPrice: number[] = [];
-  private variantId: string[] = [];
-  // A brand's picture: the one of its cheapest product that has one.
-  private pictures = new Map<number, { url: string; price: number; id: string }>();
   private categories = new Map<string, CategoryNode>();
   private locations: LocationNode[] = [];
   private locationByKey = new Map<string, number>();
@@ -482,8 +478,6 @@ export class IndexBuilder {
       info.variant = this.variantValue.length;
       this.variantValue.push(value);
       this.variantLabel.push(text);
-      this.variantPrice.push(Infinity);
-      this.variantId.push('');
     } else if (kind === 112 /* 'p' */) {
       const param = parseParamToken(token);
       const dim = this.paramDimension(param.name);
@@ -808,7 +802,7 @@ export class IndexBuilder {
       numberFrom[k + 1] = numberFrom[k] + (info?.values.length ?? 0);
       widest = Math.max(widest, info?.values.length ?? 0);
       numberVariant[k] = info?.variant ?? -1;
-      numberRole[k] = info?.picture != null ? 2 : info?.kind === KIND_BRAND ? 1 : 0;
+      numberRole[k] = info?.picture != null ? ROLE_PICTURE : info?.kind === KIND_BRAND ? ROLE_BRAND : 0;
     }
     const numberValues = new Int32Array(numberFrom[numbers]);
     for (let k = 0; k < numbers; k++) numberInfo[k]?.values.forEach((value, i) => (numberValues[numberFrom[k] + i] = renumber[value]));
@@ -852,7 +846,6 @@ export class IndexBuilder {
     this.valueNumber = permute(this.valueNumber);
     for (const dimension of this.dims) for (const [key, old] of dimension.values) dimension.values.set(key, renumber[old]);
     this.variantValue = this.variantValue.map((old) => renumber[old]);
-    this.pictures = new Map([...this.pictures].map(([old, picture]) => [renumber[old], picture]));
     return renumber;
   }
 
@@ -1107,19 +1100,15 @@ export class IndexBuilder {
     const { postings, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad } = await laidOut;
     this.tokenNumbers = new IntList(1);
     step('postings and inverted lists (waited for)');
-    for (let v = 0; v < variantLoad.length; v++) {
-      if (variantLoad[v] < 0) continue;
-      this.variantPrice[v] = loadPrice[variantLoad[v]];
-      this.variantId[v] = loadIds[variantLoad[v]];
-    }
-    for (let value = 0; value < valueCount; value++) {
-      const load = pictureLoad[value];
-      if (load >= 0) this.pictures.set(value, { url: this.numberInfo[pictureNumber[value]]!.picture!, price: loadPrice[load], id: loadIds[load] });
-    }
+    // A brand's picture: its cheapest product's that has one (the layout found it).
+    const brandPicture = new Map<number, string>();
+    for (let value = 0; value < valueCount; value++) if (pictureLoad[value] >= 0) brandPicture.set(value, this.numberInfo[pictureNumber[value]]!.picture!);
     // Each case-folded value shows its cheapest product's spelling (then the lowest id's; one
     // product with two spellings: the first in code-unit order, whatever order rows came in).
+    const variantPrice = Array.from(variantLoad, (load) => (load < 0 ? Infinity : loadPrice[load]));
+    const variantId = Array.from(variantLoad, (load) => (load < 0 ? '' : loadIds[load]));
+    const { variantLabel } = this;
     const bestVariant = new Map<number, number>();
-    const { variantPrice, variantId, variantLabel } = this;
     for (let v = 0; v < this.variantValue.length; v++) {
       const value = this.variantValue[v];
       const best = bestVariant.get(value);
@@ -1169,7 +1158,7 @@ export class IndexBuilder {
       postings,
       invOffsets,
       invDocs,
-      brandPicture: new Map([...this.pictures].map(([value, picture]) => [value, picture.url])),
+      brandPicture,
       merchants,
       withoutOffers,
       offerOffsets,

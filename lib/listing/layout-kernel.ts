@@ -4,6 +4,10 @@
 // counting kernel is made (count-kernel.ts): a build step can then never make the two differ. It
 // is plain JavaScript, so the compiler does not check it: the rebuild and engine properties do.
 
+/** A token number's role (`LayoutTask.numberRole`). */
+export const ROLE_BRAND = 1;
+export const ROLE_PICTURE = 2;
+
 /** What the posting pass reads. Arrays by load number unless said otherwise. */
 export type LayoutTask = {
   n: number;
@@ -15,7 +19,7 @@ export type LayoutTask = {
   loadPrice: Float64Array;
   loadIdRank: Int32Array; // the load's id's place in code-unit order
   // Per token number: its values (renumbered), numberValues[numberFrom[k] .. numberFrom[k + 1]); its label
-  // variant (-1: none); whether it is a brand (1) or a brand's picture (2).
+  // variant (-1: none); whether it is a brand or a brand's picture (ROLE_*, else 0).
   numberFrom: Int32Array;
   numberValues: Int32Array;
   numberVariant: Int32Array;
@@ -52,6 +56,9 @@ export type LayoutResult = {
  * id). Then per value its documents, read off the postings front to back.
  */
 export const LAYOUT_SOURCE = `
+const ROLE_BRAND = ${ROLE_BRAND};
+const ROLE_PICTURE = ${ROLE_PICTURE};
+
 function layOut(task) {
   const { n, perm, groupOrder, loadFrom, loadTo, loadNumbers, loadPrice, loadIdRank } = task;
   const { numberFrom, numberValues, numberVariant, numberRole, perToken, valueDim, valueCount, dimCount, narrow, postOffsets } = task;
@@ -85,7 +92,7 @@ function layOut(task) {
       const number = loadNumbers[k];
       tokenNumbers[t++] = number;
       const role = numberRole[number];
-      if (role === 2) {
+      if (role === ROLE_PICTURE) {
         if (brand >= 0) {
           const best = pictureLoad[brand];
           if (best < 0 || price < picturePrice[brand] || (price === picturePrice[brand] && idRank < loadIdRank[best])) {
@@ -115,7 +122,7 @@ function layOut(task) {
           variantLoad[v] = load;
           variantPrice[v] = price;
         }
-        if (role === 1) brand = numberValues[numberFrom[number]];
+        if (role === ROLE_BRAND) brand = numberValues[numberFrom[number]];
       }
     }
     tokenOffsets[rank + 1] = t;
