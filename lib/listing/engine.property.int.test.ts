@@ -197,15 +197,19 @@ async function loadCatalog(value: GeneratedCatalog): Promise<string> {
   return shopId;
 }
 
+/** A generated catalog loaded, its index, and the reference's rows of it. */
+async function loaded(value: GeneratedCatalog) {
+  const shopId = await loadCatalog(value);
+  const index = await buildIndex(database.ctx.sql, shopId);
+  return { shopId, index, reference: await loadReferenceCatalog(database.ctx.sql, shopId) };
+}
+
 it('answers every generated query exactly as the reference does', { timeout: 300_000 }, async () => {
   let cases = 0;
   await fc.assert(
     fc.asyncProperty(catalog, fc.array(query, { minLength: 30, maxLength: 30 }), async (generated, queries) => {
-      const shopId = await loadCatalog(generated);
-      const sql = database.ctx.sql;
-      const index = await buildIndex(sql, shopId);
-      const words = await buildSearchIndex(sql, index);
-      const reference = await loadReferenceCatalog(sql, shopId);
+      const { shopId, index, reference } = await loaded(generated);
+      const words = await buildSearchIndex(database.ctx.sql, index);
       for (const [n, generatedQuery] of queries.entries()) {
         // Half the queries read every result off the kept orders, as large results are (the
         // others sort their results, as small ones are); half, across those, count on two
@@ -259,9 +263,7 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
   let shown = 0;
   await fc.assert(
     fc.asyncProperty(offeredCatalog, fc.array(locationQuery, { minLength: 10, maxLength: 10 }), async (generated, queries) => {
-      const shopId = await loadCatalog(generated);
-      const index = await buildIndex(database.ctx.sql, shopId);
-      const reference = await loadReferenceCatalog(database.ctx.sql, shopId);
+      const { shopId, index, reference } = await loaded(generated);
       for (const [n, generatedQuery] of queries.entries()) {
         const q = locationsAloneQuery(shopId, { ...generatedQuery, limit: 24, page: 1 });
         const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2 })));
@@ -291,9 +293,7 @@ it('answers queries for locations alone exactly as the reference does', { timeou
   let cases = 0;
   await fc.assert(
     fc.asyncProperty(catalog, fc.array(locationOnlyQuery, { minLength: 20, maxLength: 20 }), async (generated, queries) => {
-      const shopId = await loadCatalog(generated);
-      const index = await buildIndex(database.ctx.sql, shopId);
-      const reference = await loadReferenceCatalog(database.ctx.sql, shopId);
+      const { shopId, index, reference } = await loaded(generated);
       const groups = new Map<string, Set<boolean>>();
       for (const p of generated.products) if (p.group_id) groups.set(p.group_id, (groups.get(p.group_id) ?? new Set()).add(p.locations !== undefined));
       if ([...groups.values()].some((kinds) => kinds.size === 2)) mixed++;
