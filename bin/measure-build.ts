@@ -8,15 +8,13 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { applyProducts } from '@/lib/catalog/apply-products';
 import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
-import { bootKeptDatabase, option } from './kept-database';
+import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 3);
 const runtime = await bootKeptDatabase('bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]');
 const sql = runtime.ctx.sql;
 const wanted = option('--shop');
-const [shop] = await sql<{ id: string; count: number }[]>`
-  select shop_id as id, count(*)::int as count from products where ${wanted ?? null}::text is null or shop_id = ${wanted ?? null}
-   group by shop_id order by 2 desc limit 1`;
+const shop = await largestShop(sql, wanted);
 console.log(`shop ${shop.id}: ${shop.count} products`);
 
 async function measured(label: string, build: () => Promise<ShopIndex | null>): Promise<ShopIndex> {

@@ -7,13 +7,12 @@
 import { createHash } from 'node:crypto';
 import { BinaryCopyReader } from '@/lib/listing/binary-copy';
 import { IndexBuilder, loadTree, offersCopy, productsCopy, type ShopIndex } from '@/lib/listing/build-index';
-import { bootKeptDatabase, option } from './kept-database';
+import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 3);
 const runtime = await bootKeptDatabase('bin/measure-builder.ts --data-dir DIR [--runs N] [--digest]');
 const sql = runtime.ctx.sql;
-const [shop] = await sql<{ id: string; count: number }[]>`
-  select shop_id as id, count(*)::int as count from products group by shop_id order by 2 desc limit 1`;
+const shop = await largestShop(sql);
 const tree = await loadTree(sql, shop.id);
 const dictionary = (await sql<{ token: string }[]>`select token from facet_tokens where shop_id = ${shop.id} order by number`).map((row) => row.token);
 const out = await sql<{ id: string }[]>`select product_id as id from product_state where shop_id = ${shop.id} and not available`;

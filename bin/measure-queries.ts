@@ -12,7 +12,7 @@ import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { searchDocuments } from '@/lib/listing/search';
-import { bootKeptDatabase, option } from './kept-database';
+import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 40);
 const wantedShapes = option('--shapes')?.split(',');
@@ -21,8 +21,7 @@ const parallelFrom = option('--parallel-from') === undefined ? undefined : Numbe
 const scanOffersFrom = option('--scan-offers-from') === undefined ? undefined : Number(option('--scan-offers-from'));
 const runtime = await bootKeptDatabase('bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE] [--parallel-from N] [--scan-offers-from S]');
 const sql = runtime.ctx.sql;
-const [shop] = await sql<{ id: string; count: number }[]>`
-  select shop_id as id, count(*)::int as count from products group by shop_id order by 2 desc limit 1`;
+const shop = await largestShop(sql);
 const index = await indexFor(sql, shop.id);
 console.log(`shop ${shop.id}: ${index.n} products, index built in ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps})`);
 const words = await searchIndexFor(index);
