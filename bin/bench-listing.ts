@@ -129,7 +129,9 @@ async function main() {
       return process.memoryUsage();
     };
     const heapBefore = await settled();
+    const faultsBefore = process.resourceUsage().minorPageFault;
     const index = await indexFor(sql, shopId);
+    const faults = process.resourceUsage().minorPageFault - faultsBefore;
     const heapAfter = await settled();
     // The JS heap the build left, plus every array buffer the index holds (the layout worker makes
     // some: this thread's array-buffer count leaves those out, and is printed beside it).
@@ -137,7 +139,8 @@ async function main() {
     const thisThread = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
     print(
       `index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), heap ${mib(heap)} (JS heap and the index's array buffers; ` +
-        `this thread's heap and array buffers ${mib(thisThread)}; typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`,
+        `this thread's heap and array buffers ${mib(thisThread)}; typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}; ` +
+        `${faults} page faults; GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset: npm run sets it)'}`,
     );
     const words = await searchIndexFor(index);
 

@@ -4,7 +4,7 @@
 // where it went and the longest the event loop (every query of a server) waited meanwhile. With
 // --rebuild: one full build, then N times one product changed through the import path and the
 // index rebuilt from the previous one. Add `--cpu-prof --cpu-prof-dir=D` before `--import` for a
-// profile.
+// profile. Prefix GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to build as `npm start`'s server does.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { applyProducts } from '@/lib/catalog/apply-products';
 import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
@@ -15,16 +15,20 @@ const runtime = await bootKeptDatabase('bin/measure-build.ts --data-dir DIR [--r
 const sql = runtime.ctx.sql;
 const wanted = option('--shop');
 const shop = await largestShop(sql, wanted);
-console.log(`shop ${shop.id}: ${shop.count} products`);
+console.log(`shop ${shop.id}: ${shop.count} products; GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset)'}`);
 
 async function measured(label: string, build: () => Promise<ShopIndex | null>): Promise<ShopIndex> {
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
+  const before = process.resourceUsage();
   const index = await build();
+  const after = process.resourceUsage();
   stalls.disable();
   if (!index) throw new Error('a full build was needed');
   const longest = (stalls.max / 1e6).toFixed(0);
   console.log(`${label} ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), ${index.valueKey.length} facet values, ${index.postings.length} postings, longest event-loop stall ${longest} ms`);
+  const cpu = (field: 'userCPUTime' | 'systemCPUTime') => ((after[field] - before[field]) / 1e6).toFixed(2);
+  console.log(`  this process: user ${cpu('userCPUTime')} s, system ${cpu('systemCPUTime')} s, ${after.minorPageFault - before.minorPageFault} page faults`);
   return index;
 }
 

@@ -3,6 +3,14 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
+/**
+ * What package.json's scripts start the server and the worker with: glibc's malloc asks for
+ * transparent huge pages, so an index build's large arrays fault in 2 MB at a time (see
+ * docs/decisions.md). Servers started here get the same unless the caller's environment says
+ * otherwise.
+ */
+const MALLOC_TUNABLES = 'glibc.malloc.hugetlb=1';
+
 export type TestServer = {
   url: string;
   process: ChildProcess;
@@ -29,7 +37,7 @@ export function startWorker(env: Record<string, string | undefined>): Promise<Te
 }
 
 async function startProcess(script: string, ready: RegExp, env: Record<string, string | undefined>): Promise<TestServer> {
-  const merged: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
+  const merged: Record<string, string | undefined> = { GLIBC_TUNABLES: MALLOC_TUNABLES, ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
   // An undefined value removes the variable (spawn would pass the string "undefined").
   const childEnv = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
   // SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server of a benchmark.
