@@ -71,9 +71,11 @@ export type ShopIndex = {
   valueNumber: Float64Array; // NaN when not a number
   dimValues: Int32Array; // dimension d's values are dimValues[d] .. dimValues[d + 1] - 1
   // Per document its values, laid out in groupOrder (the order counting visits documents in):
-  // the document at rank r has postings[postOffsets[r] .. postOffsets[r + 1]): its values, and one
-  // presence marker per dimension it has a value of (valueKey.length + the dimension), so counting
-  // products with any value of a dimension is counting one more value (in no particular order).
+  // the document at rank r has postings[postOffsets[r] .. postOffsets[r + 1]): its values, and for
+  // each param dimension it has k > 1 values of, k - 1 excess markers (valueKey.length + the
+  // dimension), in no particular order. Products with any value of a param dimension are then the
+  // sum of its values' counts less the markers' (`presenceFromExcess`): a product has one value of
+  // most params, and a marker per dimension on every document was 45 % of all postings.
   postOffsets: Int32Array;
   postings: Int32Array | Uint16Array; // 16 bits while values and markers are fewer than 65,536
   invOffsets: Int32Array; // value → range of invDocs: its documents, in group order
@@ -825,6 +827,7 @@ export class IndexBuilder {
       valueDim,
       valueCount,
       dimCount: this.dims.length,
+      firstParamDim: FIRST_PARAM_DIM,
       narrow: valueCount + this.dims.length < 65536,
       postOffsets,
     };

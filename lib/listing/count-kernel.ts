@@ -14,8 +14,12 @@ export type CountTask = {
   groupOfRank: Int32Array;
   groupOrder: Int32Array;
   collapse: boolean;
-  out: Int32Array | null; // values and presence markers counted, one per group when collapsing
+  out: Int32Array | null; // values and markers counted, one per group when collapsing
   stamp: Int32Array | null; // out's size, all -1
+  // Each value's dimension when the postings hold excess markers (ShopIndex.postings): a group
+  // with several documents in the set skips them and counts its excess itself. Null when markers
+  // mean presence, counted once per group as values are (a location query's new values).
+  valueDim: Int32Array | null;
   // Picking each group's representative (with collapse): by each rank's position in a kept order,
   // or else by the order's keys, then the id; marked in `reps` (by document) and in `positions`.
   pick: boolean;
@@ -34,7 +38,7 @@ export type CountTask = {
  */
 export const KERNEL_SOURCE = `
 function countRanks(task) {
-  const { ranks, fromWord, toWord, postOffsets, postings, groupOfRank, groupOrder, collapse, out, stamp, pick, positionOfRank } = task;
+  const { ranks, fromWord, toWord, postOffsets, postings, groupOfRank, groupOrder, collapse, out, stamp, valueDim, pick, positionOfRank } = task;
   if (!collapse) {
     for (let w = fromWord; w < toWord; w++) {
       let bits = ranks[w];
@@ -64,8 +68,13 @@ function countRanks(task) {
       const group = groupOfRank[rank];
       if (group === runGroup) {
         if (out && stamp) {
-          if (!runShared) countShared(postOffsets, postings, runFirst, group, stamp, out);
-          countShared(postOffsets, postings, rank, group, stamp, out);
+          if (valueDim) {
+            if (!runShared) countSharedExcess(postOffsets, postings, runFirst, group, stamp, out, valueDim);
+            countSharedExcess(postOffsets, postings, rank, group, stamp, out, valueDim);
+          } else {
+            if (!runShared) countShared(postOffsets, postings, runFirst, group, stamp, out);
+            countShared(postOffsets, postings, rank, group, stamp, out);
+          }
         }
         runShared = true;
         if (pick && (positionOfRank ? positionOfRank[rank] < positionOfRank[runBest] : rankedBefore(task, groupOrder[rank], groupOrder[runBest]))) runBest = rank;
@@ -112,6 +121,27 @@ function countShared(postOffsets, postings, rank, group, stamp, out) {
   }
 }
 
+// The same over postings with excess markers: they are skipped, and the group's excess is
+// counted instead (its second and later distinct values of a dimension), with stamp[valueCount +
+// dimension] marking the dimensions it has a value of. Non-param dimensions get an excess too:
+// presenceFromExcess clears it.
+function countSharedExcess(postOffsets, postings, rank, group, stamp, out, valueDim) {
+  const valueCount = valueDim.length;
+  const end = postOffsets[rank + 1];
+  for (let p = postOffsets[rank]; p < end; p++) {
+    const value = postings[p];
+    if (value >= valueCount) continue;
+    const differs = stamp[value] ^ group;
+    const added = (differs | -differs) >>> 31; // 1 unless the group counted it already
+    out[value] += added;
+    stamp[value] = group;
+    const slot = valueCount + valueDim[value];
+    const hadDim = stamp[slot] ^ group;
+    out[slot] += added & (1 - ((hadDim | -hadDim) >>> 31)); // a new value of a dimension it had
+    stamp[slot] = group;
+  }
+}
+
 // Whether document a comes before b in the task's order (as the engine's comparator: the key, missing last, then id).
 function rankedBefore(task, a, b) {
   const values = task.values;
@@ -128,3 +158,22 @@ function rankedBefore(task, a, b) {
 `;
 
 export const countRanks = new Function(`${KERNEL_SOURCE}\nreturn countRanks;`)() as (task: CountTask) => number;
+
+/**
+ * Turns the excess counts a pass left at `out[valueCount + dim]` into presence: per param
+ * dimension, the products (groups) with any of its values are its values' counts less the excess;
+ * other dimensions' presence is not counted (0).
+ */
+export function presenceFromExcess(out: Int32Array, dimValues: Int32Array, firstParamDim: number): void {
+  const dims = dimValues.length - 1;
+  const valueCount = dimValues[dims];
+  for (let dim = 0; dim < dims; dim++) {
+    if (dim < firstParamDim) {
+      out[valueCount + dim] = 0;
+      continue;
+    }
+    let sum = 0;
+    for (let value = dimValues[dim]; value < dimValues[dim + 1]; value++) sum += out[value];
+    out[valueCount + dim] = sum - out[valueCount + dim];
+  }
+}

@@ -1,8 +1,8 @@
 import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subtractInto, type Bitset } from './bitset';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, foldCase, idOf, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
-import { countRanks, type CountTask } from './count-kernel';
+import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, sharedFor, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, offeredRanks, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
@@ -350,15 +350,16 @@ function nextMark(work: Work): number {
 }
 
 /**
- * Over `set`, one per product (group) when collapsing: adds to `out[value]` the products with each
- * value, and to `out[valueCount + dim]` those with any value of the dimension (each document's
- * postings end with a presence marker per dimension it has). The hot loop of the engine.
+ * Over `set`, one per product (group) when collapsing: writes to `out` (all zero) the products with
+ * each value, and at `out[valueCount + dim]` those with any value of each param dimension. The hot
+ * loop of the engine.
  *
  * Documents are visited in group order (through their ranks), which is also how their postings
  * are laid out, so the reads go front to back. A value appears once in a document's postings, so
  * a product alone in the set is counted with plain increments, and one loop counts values and
- * markers alike, with no branch per value. Only a group with several documents in the set needs
- * stamps, so each value counts once for the group.
+ * excess markers alike, with no branch per value. Only a group with several documents in the set
+ * needs stamps, so each value counts once for the group (and its excess is counted apart). The
+ * excess then becomes presence (`presenceFromExcess`).
  */
 function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32Array | null, pick: Pick | null = null): void {
   const { postOffsets, postings, groupRank, groupOfRank, groupOrder } = index;
@@ -386,6 +387,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     collapse,
     out,
     stamp: out && collapse ? new Int32Array(out.length).fill(-1) : null,
+    valueDim: index.valueDim,
     pick: pick !== null && collapse,
     positionOfRank: pick?.positionOfRank ?? null,
     values: pick?.values ?? null,
@@ -396,6 +398,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
   };
   const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, ranks))) : null;
   const picked = parallel ?? countRanks(task);
+  if (out) presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
   if (pick) {
     pick.count += picked;
     pick.done = true;

@@ -29,6 +29,7 @@ export type LayoutTask = {
   valueDim: Int32Array;
   valueCount: number;
   dimCount: number;
+  firstParamDim: number; // dimensions from here on get excess markers (ShopIndex.postings)
   narrow: boolean; // postings in 16 bits
   postOffsets: Int32Array; // rank → its postings (shared, n + 1), filled
 };
@@ -49,8 +50,8 @@ export type LayoutResult = {
 
 /**
  * `layOut(task)`: each document's values in group order (the order counting reads them in), its
- * tokens' values once each, every value followed by its dimension's presence marker the first time
- * the dimension shows; written front to back (scattering them value by value missed the cache on
+ * tokens' values once each, a param dimension's second and later values each followed by that
+ * dimension's excess marker (see ShopIndex.postings); written front to back (scattering them value by value missed the cache on
  * every write, ~2 s at 1,000,000). In the same pass: the tokens in that order, how many documents
  * each value has, and per label variant and brand picture the cheapest product (then the lowest
  * id). Then per value its documents, read off the postings front to back.
@@ -61,7 +62,7 @@ const ROLE_PICTURE = ${ROLE_PICTURE};
 
 function layOut(task) {
   const { n, perm, groupOrder, loadFrom, loadTo, loadNumbers, loadPrice, loadIdRank } = task;
-  const { numberFrom, numberValues, numberVariant, numberRole, perToken, valueDim, valueCount, dimCount, narrow, postOffsets } = task;
+  const { numberFrom, numberValues, numberVariant, numberRole, perToken, valueDim, valueCount, dimCount, firstParamDim, narrow, postOffsets } = task;
   const tokenOffsets = new Int32Array(n + 1);
   const tokenNumbers = loadNumbers instanceof Uint16Array ? new Uint16Array(loadNumbers.length) : new Int32Array(loadNumbers.length);
   let out = narrow ? new Uint16Array(loadNumbers.length * 2 + 16) : new Int32Array(loadNumbers.length * 2 + 16);
@@ -110,10 +111,8 @@ function layOut(task) {
         out[at++] = value;
         documents[value]++;
         const dim = valueDim[value];
-        if (dimSeen[dim] !== rank) {
-          dimSeen[dim] = rank;
-          out[at++] = valueCount + dim;
-        }
+        if (dimSeen[dim] !== rank) dimSeen[dim] = rank;
+        else if (dim >= firstParamDim) out[at++] = valueCount + dim;
       }
       const v = numberVariant[number];
       if (v >= 0) {

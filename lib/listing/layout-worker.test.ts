@@ -66,6 +66,7 @@ function task(n: number, seed: number): LayoutTask {
     valueDim: Int32Array.from({ length: valueCount }, (_, value) => value % dimCount),
     valueCount,
     dimCount,
+    firstParamDim: 1,
     narrow: true,
     postOffsets: new Int32Array(new SharedArrayBuffer(4 * (n + 1))),
   };

@@ -1,6 +1,6 @@
 import { cardinality, emptySet, intersectInto, type Bitset } from './bitset';
-import type { ShopIndex } from './build-index';
-import { countRanks } from './count-kernel';
+import { FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { countRanks, presenceFromExcess } from './count-kernel';
 import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
 
 // A location-only query (locations, and no other filter or facet selection) answered from what is
@@ -23,8 +23,9 @@ export type LocationBase = {
   size: number; // how many
   // Per collapse: the facet counts (values, then presence markers) of `withoutOffers`.
   counts: Map<boolean, Int32Array>;
-  // Per rank (group order), an offered document's values and markers that no document of its
-  // group in `withoutOffers` has: newValues[newOffsets[r] .. newOffsets[r + 1]).
+  // Per rank (group order), an offered document's values that no document of its group in
+  // `withoutOffers` has, and a presence marker per param dimension none of them has a value of:
+  // newValues[newOffsets[r] .. newOffsets[r + 1]).
   newOffsets: Int32Array;
   newValues: Uint16Array | Int32Array;
   // Per order (`key:dir`): each group's representative among `withoutOffers`.
@@ -70,15 +71,22 @@ export function locationBase(index: ShopIndex, available: boolean): LocationBase
   return base;
 }
 
-/** Per offered document (by rank), its values and markers that its group's documents in `withoutOffers` lack. */
+/**
+ * Per offered document (by rank), its values that its group's documents in `withoutOffers` lack,
+ * and a presence marker per param dimension they have no value of (the index's excess markers
+ * are left out).
+ */
 function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int32Array; newValues: Uint16Array | Int32Array } {
-  const { n, groupOrder, groupOfRank, postOffsets, postings } = index;
+  const { n, groupOrder, groupOfRank, postOffsets, postings, valueDim } = index;
+  const valueCount = index.valueKey.length;
   const offered = (doc: number) => (index.withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0;
   let size = 0;
-  for (let rank = 0; rank < n; rank++) if (offered(groupOrder[rank])) size += postOffsets[rank + 1] - postOffsets[rank];
+  for (let rank = 0; rank < n; rank++) if (offered(groupOrder[rank])) size += 2 * (postOffsets[rank + 1] - postOffsets[rank]);
   const newValues = postings instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
   const newOffsets = new Int32Array(n + 1);
-  const stamp = new Int32Array(index.valueKey.length + index.dims.length).fill(-1);
+  // Values, then dimensions at valueCount + dim: the group's in `withoutOffers`.
+  const stamp = new Int32Array(valueCount + index.dims.length).fill(-1);
+  const marked = new Int32Array(index.dims.length).fill(-1); // the rank a dimension's marker was written for
   let at = 0;
   for (let start = 0; start < n; ) {
     const group = groupOfRank[start];
@@ -87,11 +95,25 @@ function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int
     for (let rank = start; rank < end; rank++) {
       const doc = groupOrder[rank];
       if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) stamp[postings[p]] = group;
+      for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) {
+        const value = postings[p];
+        if (value >= valueCount) continue;
+        stamp[value] = group;
+        stamp[valueCount + valueDim[value]] = group;
+      }
     }
     for (let rank = start; rank < end; rank++) {
       if (offered(groupOrder[rank])) {
-        for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) if (stamp[postings[p]] !== group) newValues[at++] = postings[p];
+        for (let p = postOffsets[rank]; p < postOffsets[rank + 1]; p++) {
+          const value = postings[p];
+          if (value >= valueCount) continue;
+          if (stamp[value] !== group) newValues[at++] = value;
+          const dim = valueDim[value];
+          if (dim >= FIRST_PARAM_DIM && stamp[valueCount + dim] !== group && marked[dim] !== rank) {
+            marked[dim] = rank;
+            newValues[at++] = valueCount + dim;
+          }
+        }
       }
       newOffsets[rank + 1] = at;
     }
@@ -149,10 +171,12 @@ export function locationCounts(
   ranks: Uint32Array,
   countOver: (set: Bitset, collapse: boolean, out: Int32Array) => void,
 ): Int32Array {
-  const out = baseCounts(index, base, collapse, countOver).slice();
+  const kept = baseCounts(index, base, collapse, countOver);
   for (let i = 0; i < offeredRanks.length; i++) ranks[offeredRanks[i] >>> 5] |= 1 << (offeredRanks[i] & 31);
-  // Collapsing: a group's new values, once per group however many of its offered documents are in
-  // the result; otherwise every value of each offered document.
+  // Collapsing: a group's new values and presence markers, once per group however many of its
+  // offered documents are in the result, added to the kept counts. Otherwise every value and
+  // excess marker of each offered document, counted apart and turned into presence, then added.
+  const out = collapse ? kept.slice() : new Int32Array(kept.length);
   countRanks({
     ranks,
     fromWord: 0,
@@ -164,6 +188,7 @@ export function locationCounts(
     collapse,
     out,
     stamp: collapse ? new Int32Array(out.length).fill(-1) : null,
+    valueDim: null,
     pick: false,
     positionOfRank: null,
     values: null,
@@ -172,6 +197,10 @@ export function locationCounts(
     reps: null,
     positions: null,
   });
+  if (!collapse) {
+    presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
+    for (let i = 0; i < out.length; i++) out[i] += kept[i];
+  }
   return out;
 }
 

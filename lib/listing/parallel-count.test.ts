@@ -31,7 +31,8 @@ function layout(n: number, seed: number) {
   Array.from({ length: n }, (_, doc) => doc)
     .sort(() => random() - 0.5)
     .forEach((doc, rank) => (idRank[doc] = rank));
-  const index = { postOffsets, postings, groupOfRank, groupOrder, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
+  const valueDim = Int32Array.from({ length: valueCount }, (_, value) => value % dims);
+  const index = { postOffsets, postings, groupOfRank, groupOrder, valueDim, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
   return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
@@ -81,6 +82,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       collapse,
       out: new Int32Array(outLength),
       stamp: new Int32Array(outLength).fill(-1),
+      valueDim: index.valueDim,
       pick: pick !== 'none',
       positionOfRank: pick === 'position' ? positionOfRank : null,
       values: pick === 'key' ? keys : null,

@@ -18,6 +18,7 @@ export type Shared = {
   postings: Uint16Array | Int32Array;
   groupOfRank: Int32Array;
   groupOrder: Int32Array;
+  valueDim: Int32Array;
   ranks: Uint32Array;
   out: Int32Array; // the worker's counts
   reps: Uint32Array; // the worker's representatives, by document
@@ -82,7 +83,7 @@ parentPort.on('message', (message) => {
       ranks: shared.ranks, fromWord: control[${FROM_WORD}], toWord: shared.ranks.length,
       postOffsets: shared.postOffsets, postings: shared.postings, groupOfRank: shared.groupOfRank, groupOrder: shared.groupOrder,
       collapse: control[${COLLAPSE}] === 1,
-      out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null,
+      out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null, valueDim: shared.valueDim,
       pick, positionOfRank: pick && !byValues ? positionOfRank : null,
       values: byValues ? keys.values : null, sign: control[${SIGN}], idRank: byValues ? keys.idRank : null,
       reps: pick ? shared.reps : null, positions: pick && !byValues ? shared.positions : null,
@@ -153,7 +154,7 @@ function loaded(state: Counter, cell: number, id: number, send: () => void): boo
  */
 export function countInParallel(task: CountTask, shared: Shared | null): number | null {
   const state = counter();
-  if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
+  if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks || task.valueDim !== shared.valueDim) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
@@ -225,7 +226,7 @@ export function splitWord(ranks: Uint32Array, groupOfRank: Int32Array): number {
 
 /** The shared arrays an index's counting reads and the worker's result buffers; null unless the index keeps them in shared memory. */
 export function sharedFor(
-  index: { postOffsets: Int32Array; postings: Uint16Array | Int32Array; groupOfRank: Int32Array; groupOrder: Int32Array; n: number; valueKey: string[]; dims: unknown[] },
+  index: { postOffsets: Int32Array; postings: Uint16Array | Int32Array; groupOfRank: Int32Array; groupOrder: Int32Array; valueDim: Int32Array; n: number; valueKey: string[]; dims: unknown[] },
   ranks: Uint32Array,
 ): Shared | null {
   const arrays = [index.postOffsets, index.postings, index.groupOfRank, index.groupOrder, ranks];
@@ -238,6 +239,7 @@ export function sharedFor(
     postings: index.postings,
     groupOfRank: index.groupOfRank,
     groupOrder: index.groupOrder,
+    valueDim: index.valueDim, // copied to the worker once, with the rest
     ranks,
     out: new Int32Array(new SharedArrayBuffer(4 * (index.valueKey.length + index.dims.length))),
     reps: new Uint32Array(new SharedArrayBuffer(4 * words)),
