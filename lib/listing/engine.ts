@@ -4,7 +4,7 @@ import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, sharedFor, type Shared } from './parallel-count';
-import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, offeredRanks, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
+import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, offeredByRank, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -1048,10 +1048,10 @@ export function runListing(
   if (located) {
     const location = locationBase(index, query.available);
     offered = offeredOf(index, located, query.available, sortBy);
-    const ranks = offeredRanks(index, offered, work.ranks);
+    const byRank = offeredByRank(index, offered);
     if (known) ({ counts, present, requests } = known);
     else {
-      const all = locationCounts(index, location, ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
+      const all = locationCounts(index, location, byRank.ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
       counts = all.subarray(0, index.valueKey.length);
       present = all.subarray(index.valueKey.length);
       requests = 1;
@@ -1059,7 +1059,7 @@ export function runListing(
     }
     const byOrder = orderedWalk(index, sortBy, query.sortDir);
     const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
-    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder.order, keyOrder);
+    const result = locationShown(index, location, offered, byRank, collapse, `${sortBy}:${query.sortDir}`, byOrder.order, keyOrder);
     if (!shown) {
       shown = { total: result.total, stats: result.stats };
       keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);

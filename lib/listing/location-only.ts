@@ -33,15 +33,9 @@ export type LocationBase = {
   groupCount: number;
 };
 
-// A query's best for a group, beside its kept representative: an offered document's place in
-// Offered, or one of these.
-const UNTOUCHED = -2;
-const KEPT = -1;
-
 /**
- * Per group, four numbers side by side (the query's pass meets groups in no order, and reads one
- * place per group): its representative (-1: none), that one's key and id rank, and the query's
- * best (UNTOUCHED between queries).
+ * Per group, three numbers side by side: its representative (-1: none), that one's key and id
+ * rank. A query reads them in group order (`offeredByRank`), so front to back.
  */
 type Representatives = { packed: Float64Array; set: Bitset; total: number };
 
@@ -129,33 +123,41 @@ function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int
  */
 export type Offered = { docs: Int32Array; offers: Int32Array; keys: Float64Array };
 
-/**
- * The ranks (group order) of `offered`'s documents, ascending, sorted through `ranks` (an all-clear
- * buffer of the index's rank bits, left clear).
- */
-export function offeredRanks(index: ShopIndex, offered: Offered, ranks: Uint32Array): Int32Array {
+/** `offered`'s documents by rank (group order): their ranks, ascending, and beside each its place in `offered`. */
+export type ByRank = { ranks: Int32Array; slots: Int32Array };
+
+/** Sorts `offered`'s documents by rank (a radix sort, 11 bits a pass). */
+export function offeredByRank(index: ShopIndex, offered: Offered): ByRank {
   const { groupRank } = index;
-  const docs = offered.docs;
-  let lowest = ranks.length;
-  let highest = -1;
-  for (let i = 0; i < docs.length; i++) {
-    const rank = groupRank[docs[i]];
-    ranks[rank >>> 5] |= 1 << (rank & 31);
-    if (rank >>> 5 < lowest) lowest = rank >>> 5;
-    if (rank >>> 5 > highest) highest = rank >>> 5;
+  const { docs } = offered;
+  const count = docs.length;
+  let ranks = new Int32Array(count);
+  let slots = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    ranks[i] = groupRank[docs[i]];
+    slots[i] = i;
   }
-  const out = new Int32Array(docs.length);
-  let count = 0;
-  for (let w = lowest; w <= highest; w++) {
-    let bits = ranks[w];
-    ranks[w] = 0;
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      out[count++] = (w << 5) + 31 - Math.clz32(low);
+  let otherRanks = new Int32Array(count);
+  let otherSlots = new Int32Array(count);
+  const starts = new Int32Array(2048);
+  const bits = 32 - Math.clz32(Math.max(1, index.n - 1));
+  for (let shift = 0; shift < bits; shift += 11) {
+    starts.fill(0);
+    for (let i = 0; i < count; i++) starts[(ranks[i] >>> shift) & 2047]++;
+    for (let bucket = 0, sum = 0; bucket < 2048; bucket++) {
+      const size = starts[bucket];
+      starts[bucket] = sum;
+      sum += size;
     }
+    for (let i = 0; i < count; i++) {
+      const at = starts[(ranks[i] >>> shift) & 2047]++;
+      otherRanks[at] = ranks[i];
+      otherSlots[at] = slots[i];
+    }
+    [ranks, otherRanks] = [otherRanks, ranks];
+    [slots, otherSlots] = [otherSlots, slots];
   }
-  return out;
+  return { ranks, slots };
 }
 
 /**
@@ -222,18 +224,15 @@ export function baseCounts(index: ShopIndex, base: LocationBase, collapse: boole
 export function representatives(index: ShopIndex, base: LocationBase, orderKey: string, order: Int32Array, values: Float64Array): Representatives {
   let kept = base.representatives.get(orderKey);
   if (!kept) {
-    const packed = new Float64Array(4 * base.groupCount);
-    for (let group = 0; group < base.groupCount; group++) {
-      packed[4 * group] = -1;
-      packed[4 * group + 3] = UNTOUCHED;
-    }
+    const packed = new Float64Array(3 * base.groupCount);
+    for (let group = 0; group < base.groupCount; group++) packed[3 * group] = -1;
     const set = emptySet(index.n);
     const { groupOf, idRank } = index;
     const withoutOffers = base.withoutOffers;
     let total = 0;
     for (let k = 0; k < order.length; k++) {
       const doc = order[k];
-      const at = 4 * groupOf[doc];
+      const at = 3 * groupOf[doc];
       if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0 || packed[at] >= 0) continue;
       packed[at] = doc;
       packed[at + 1] = values[doc];
@@ -269,6 +268,14 @@ export function before(order: KeyOrder, xKey: number, x: number, yKey: number, y
   return rankedBefore(order.sign, xKey, order.idRank[x], yKey, order.idRank[y]);
 }
 
+/** -1 when key x comes first in the order of `sign`, 1 when y does, 0 on a tie (missing keys last). */
+function compareKeys(sign: number, x: number, y: number): number {
+  if (x === y) return 0;
+  if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+  if (Number.isNaN(y)) return -1;
+  return (sign > 0 ? x < y : x > y) ? -1 : 1;
+}
+
 /** The same, by keys and id ranks. */
 function rankedBefore(sign: number, xKey: number, xRank: number, yKey: number, yRank: number): boolean {
   if (xKey !== yKey) {
@@ -284,7 +291,16 @@ function rankedBefore(sign: number, xKey: number, xRank: number, yKey: number, y
  * documents without offers have; `offered.keys` for the offered ones). `order`: the kept order of
  * every document by base keys. Without `collapse`, every document is its own product.
  */
-export function locationShown(index: ShopIndex, base: LocationBase, offered: Offered, collapse: boolean, orderKey: string, order: Int32Array, keyOrder: KeyOrder): LocationShown {
+export function locationShown(
+  index: ShopIndex,
+  base: LocationBase,
+  offered: Offered,
+  byRank: ByRank,
+  collapse: boolean,
+  orderKey: string,
+  order: Int32Array,
+  keyOrder: KeyOrder,
+): LocationShown {
   const { docs, offers, keys } = offered;
   const { offerPrice } = index;
   let kept: Bitset;
@@ -300,41 +316,45 @@ export function locationShown(index: ShopIndex, base: LocationBase, offered: Off
     const { packed } = reps;
     kept = reps.set.slice();
     keptCount = reps.total;
-    // Each touched group's best, in document order (the offered arrays are read front to back):
-    // its kept representative, or one of its offered documents.
-    const { groupOf, idRank } = index;
+    // Group by group (a group's offered documents are side by side in rank order, and the kept
+    // representatives are read front to back): its best offered document, then against the kept one.
+    const { groupOfRank, idRank } = index;
     const { sign } = keyOrder;
-    const touched = new Int32Array(docs.length);
-    let touchedCount = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
-      const at = 4 * groupOf[doc];
-      let current = packed[at + 3];
-      if (current === UNTOUCHED) {
-        touched[touchedCount++] = at;
-        current = KEPT;
-      }
-      const wins =
-        current === KEPT
-          ? packed[at] < 0 || rankedBefore(sign, keys[i], idRank[doc], packed[at + 1], packed[at + 2])
-          : rankedBefore(sign, keys[i], idRank[doc], keys[current], idRank[docs[current]]);
-      packed[at + 3] = wins ? i : current;
-    }
-    slots = new Int32Array(touchedCount);
+    // Id ranks are read only on a tie of keys (they are scattered). The winners are marked by
+    // their places in `offered` and read back in that order (document order: their offers' prices
+    // are then read front to back).
+    const { ranks, slots: rankSlots } = byRank;
+    const winners = emptySet(docs.length);
     let count = 0;
-    for (let t = 0; t < touchedCount; t++) {
-      const at = touched[t];
-      const slot = packed[at + 3];
-      packed[at + 3] = UNTOUCHED;
-      if (slot === KEPT) continue;
+    for (let i = 0; i < ranks.length; ) {
+      const group = groupOfRank[ranks[i]];
+      let best = rankSlots[i++];
+      for (; i < ranks.length && groupOfRank[ranks[i]] === group; i++) {
+        const slot = rankSlots[i];
+        const order = compareKeys(sign, keys[slot], keys[best]);
+        if (order < 0 || (order === 0 && idRank[docs[slot]] < idRank[docs[best]])) best = slot;
+      }
+      const at = 3 * group;
       const was = packed[at];
       if (was >= 0) {
+        const order = compareKeys(sign, keys[best], packed[at + 1]);
+        if (order > 0 || (order === 0 && idRank[docs[best]] > packed[at + 2])) continue;
         kept[was >>> 5] &= ~(1 << (was & 31));
         keptCount--;
       }
-      slots[count++] = slot;
+      winners[best >>> 5] |= 1 << (best & 31);
+      count++;
     }
-    slots = slots.subarray(0, count);
+    slots = new Int32Array(count);
+    count = 0;
+    for (let w = 0; w < winners.length; w++) {
+      let bits = winners[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        slots[count++] = (w << 5) + 31 - Math.clz32(low);
+      }
+    }
   }
   const added = new Int32Array(slots.length);
   const addedKeys = new Float64Array(slots.length);
