@@ -156,7 +156,9 @@ async function main() {
           stockQuantity: row.stock_quantity as number | null,
           rating: row.rating as number | null,
           priceMargin: row.price_margin as number | null,
-          data: unwrap(row.data),
+          data: JSON.stringify(unwrap(row.data)),
+          model: row.model as string | null,
+          book: row.book ? JSON.stringify(unwrap(row.book)) : null,
           version: 1,
         });
       }

@@ -34,7 +34,7 @@ async function measured(label: string, build: () => Promise<ShopIndex | null>): 
 
 if (process.argv.includes('--rebuild')) {
   let index = await measured('build', () => buildIndex(sql, shop.id));
-  const [product] = await sql<{ data: Record<string, unknown> }[]>`select data from products where shop_id = ${shop.id} order by id limit 1`;
+  const [product] = await sql<{ data: Record<string, unknown> }[]>`select data::jsonb as data from products where shop_id = ${shop.id} order by id limit 1`;
   for (let run = 0; run < runs; run++) {
     await sql.begin((tx) => applyProducts(tx, shop.id, 'put', [{ ...product.data, price: 100 + run }]));
     const previous = index;

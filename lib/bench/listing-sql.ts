@@ -29,7 +29,7 @@ export async function sqlListing(sql: Sql, q: ListingQuery) {
   if (q.brands.length) conditions.push(`lower(p.brand) = any(${param(q.brands.map((b) => b.toLowerCase()))}::text[])`);
   for (const [name, values] of q.filters) {
     conditions.push(
-      `exists (select 1 from jsonb_array_elements(p.data->'params') x, jsonb_array_elements_text(x->'value') v where x->>'name' = ${param(name)} and v = any(${param(values)}::text[]))`,
+      `exists (select 1 from jsonb_array_elements(p.data::jsonb->'params') x, jsonb_array_elements_text(x->'value') v where x->>'name' = ${param(name)} and v = any(${param(values)}::text[]))`,
     );
   }
   if (q.searchQuery) conditions.push(`p.name ilike ${param(`%${q.searchQuery}%`)}`);
@@ -48,7 +48,7 @@ export async function sqlListing(sql: Sql, q: ListingQuery) {
 
   const unit = q.collapse ? 'coalesce(m.group_id, m.id)' : 'm.id';
   const matched = `with m as materialized (
-    select p.id, p.group_id, p.brand, p.categories, p.data, ${priceExpr} as price, ${discountExpr} as discount,
+    select p.id, p.group_id, p.brand, p.categories, p.data::jsonb as data, ${priceExpr} as price, ${discountExpr} as discount,
            p.sales_rate, coalesce(p.creation_date, p.first_added_at) as date, p.price_margin, p.rating
       from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id ${offerJoin}
      where ${conditions.join(' and ')})`;
@@ -94,7 +94,7 @@ export async function sqlCollection(sql: Sql, shopId: string, rules: CollectionR
     if (group.price_max !== undefined) parts.push(`p.price <= ${param(group.price_max)}`);
     if (group.discount !== undefined) parts.push(group.discount ? 'p.discount_percent > 0' : 'p.discount_percent = 0');
     for (const [name, values] of Object.entries(group.params ?? {})) {
-      parts.push(`exists (select 1 from jsonb_array_elements(p.data->'params') x, jsonb_array_elements_text(x->'value') v where x->>'name' = ${param(name)} and v = any(${param(values)}::text[]))`);
+      parts.push(`exists (select 1 from jsonb_array_elements(p.data::jsonb->'params') x, jsonb_array_elements_text(x->'value') v where x->>'name' = ${param(name)} and v = any(${param(values)}::text[]))`);
     }
     return `(${parts.join(' and ')})`;
   });

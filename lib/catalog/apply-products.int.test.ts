@@ -30,14 +30,14 @@ const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `
 async function rows(shopId: string) {
   return database.ctx.sql<Record<string, unknown>[]>`
     select p.id, group_id, name, price, oldprice, discount_percent, brand, merchants, categories, st.available, stock_quantity,
-           rating, price_margin, sales_rate, data, first_added_at::text as first_added_at, creation_date::text as creation_date, p.version
+           rating, price_margin, sales_rate, data::jsonb as data, first_added_at::text as first_added_at, creation_date::text as creation_date, p.version
       from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
      where p.shop_id = ${shopId} order by p.id`;
 }
 
 async function offers(shopId: string) {
   return database.ctx.sql<Record<string, unknown>[]>`
-    select product_id, location_id, price, oldprice, discount_percent, stock_quantity, data
+    select product_id, location_id, price, oldprice, discount_percent, stock_quantity, data::jsonb as data
       from product_offers where shop_id = ${shopId} order by product_id, location_id`;
 }
 
@@ -356,6 +356,25 @@ describe('items sent again unchanged', () => {
     expect(outcome.changed).toBe(false);
     expect(after.source_digest).not.toBe(before.source_digest);
     expect({ ...after, source_digest: null }).toEqual({ ...before, source_digest: null });
+  });
+
+  it('keeps the version of the same item sent with its keys in another order, whose stored text then differs', async () => {
+    const shop = await createTestShop(database.ctx);
+    const sent = item('a', { params: [{ name: 'colour', value: ['red'] }] });
+    await putText(shop.shop_id, JSON.stringify({ items: [sent] }));
+    const [before] = await state(shop.shop_id);
+    const reordered = Object.fromEntries(Object.entries(sent).reverse());
+    const outcome = await putText(shop.shop_id, JSON.stringify({ items: [reordered] }));
+    const [after] = await state(shop.shop_id);
+    expect(outcome.changed).toBe(false);
+    expect(after.source_digest).not.toBe(before.source_digest);
+    expect({ ...after, source_digest: null }).toEqual({ ...before, source_digest: null });
+    const [{ data }] = await database.ctx.sql<{ data: string }[]>`select data from products where shop_id = ${shop.shop_id}`;
+    expect(Object.keys(JSON.parse(data))).toEqual(Object.keys(reordered));
+    // A real change in the same spelling moves the version.
+    const changed = await putText(shop.shop_id, JSON.stringify({ items: [{ ...reordered, name: 'Renamed' }] }));
+    expect(changed.changed).toBe(true);
+    expect((await state(shop.shop_id))[0].version).toBeGreaterThan(before.version);
   });
 
   it('applies a changed item whose id is also sent unchanged earlier in the request, the last one winning', async () => {

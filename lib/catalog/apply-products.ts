@@ -158,11 +158,11 @@ const STAGING_TABLES = `
   create temp table staging_products (
     pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
     discount_percent float8, currency text, brand text, merchants text[], categories text[],
-    stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data jsonb, facet_values text,
-    source_digest text
+    stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data text, facet_values text,
+    model text, book text, source_digest text
   ) on commit drop;
   create temp table staging_offers (
-    pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data jsonb
+    pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data text
   ) on commit drop;
   create temp table staging_changed (id text primary key) on commit drop;`;
 const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS, 'source_digest'];
@@ -248,15 +248,17 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   const seen = repeated ? `(select distinct on (id) * from staging_seen order by id, pos desc)` : 'staging_seen';
 
   // A row whose data is the same but whose digest is not (the item sent with other spacing or
-  // key order) only takes the new digest: its version stays, so readers see no change.
+  // key order) only takes the new text and digest: its version stays, so readers see no change.
+  // `data` is text: the same JSON spelled differently is told apart as jsonb.
+  const dataChanged = 'p.data is distinct from excluded.data and p.data::jsonb is distinct from excluded.data::jsonb';
   const changed = sorted.staged === 0 ? { count: 0 } : await tx.unsafe(
     `with written as (
        insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, source_digest, version, first_added_at, updated_at)
        select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, s.source_digest, $2, now(), now() from ${winners} s
        on conflict (shop_id, id) do update
           set ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}, facets = null, source_digest = excluded.source_digest,
-              version = case when p.data is distinct from excluded.data then excluded.version else p.version end,
-              updated_at = case when p.data is distinct from excluded.data then now() else p.updated_at end
+              version = case when ${dataChanged} then excluded.version else p.version end,
+              updated_at = case when ${dataChanged} then now() else p.updated_at end
         where p.data is distinct from excluded.data or p.source_digest is distinct from excluded.source_digest
        returning p.id, p.version)
      insert into staging_changed select id from written where version = $2`,

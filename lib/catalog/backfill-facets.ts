@@ -12,7 +12,7 @@ export async function backfillFacets(sql: Sql, shopId: string, log: (line: strin
   let after = '';
   for (;;) {
     const rows = await sql<{ id: string; categories: string[]; brand: string | null; brand_picture: unknown; params: unknown; fashion: unknown }[]>`
-      select id, categories, brand, data->'brand_picture' as brand_picture, data->'params' as params, data->'fashion' as fashion
+      select id, categories, brand, data::jsonb->'brand_picture' as brand_picture, data::jsonb->'params' as params, data::jsonb->'fashion' as fashion
         from products where shop_id = ${shopId} and facets is null and facet_values is null and id > ${after} order by id limit 5000`;
     if (rows.length === 0) return filled;
     after = rows[rows.length - 1].id;

@@ -25,6 +25,8 @@ export const PRODUCT_COLUMNS = [
   'creation_date',
   'data',
   'facet_values',
+  'model',
+  'book',
 ];
 export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 
@@ -75,6 +77,8 @@ export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: st
       created,
       { json: data, text: dataText },
       facets.encode({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
+      item.model ?? null,
+      item.book ? { json: item.book } : null,
     ],
     offers,
   };

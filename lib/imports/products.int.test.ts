@@ -87,12 +87,15 @@ describe('product import over HTTP', () => {
     expect(response.status).toBe(204);
     const record = await waitForImport(fixture.server.url, shop, importId!);
     expect(record).toMatchObject({ status: 'done', items_total: 1, items_applied: 1, items_rejected: 0 });
-    const [row] = await fixture.database.ctx.sql<{ data: unknown; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
-      select data, price, discount_percent, merchants, st.available, group_id
+    const [row] = await fixture.database.ctx.sql<{ data: unknown; model: string | null; book: string | null; price: number; discount_percent: number; merchants: string[]; available: boolean; group_id: string }[]>`
+      select data::jsonb as data, model, book, price, discount_percent, merchants, st.available, group_id
         from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shop.shop_id}`;
     expect(row.data).toEqual(fullItem);
+    // What search reads besides the name, in columns of their own.
+    expect(row.model).toBe(fullItem.model);
+    expect(JSON.parse(row.book!)).toEqual(fullItem.book);
     expect(row).toMatchObject({ price: 71.5, discount_percent: 28, merchants: ['Acme Store', 'Partner'], available: true, group_id: 'g-1' });
-    const offers = await fixture.database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
+    const offers = await fixture.database.ctx.sql`select location_id, price, oldprice, discount_percent, stock_quantity, data::jsonb as data from product_offers where shop_id = ${shop.shop_id} order by location_id`;
     expect(offers.map((o) => [o.location_id, o.price, o.oldprice, o.discount_percent, o.stock_quantity])).toEqual([
       ['msk', 69, 99, 30, 3],
       ['spb', 71.5, 100, 28, null],

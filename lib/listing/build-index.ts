@@ -140,9 +140,9 @@ const PRODUCT_FIELDS = [
   // Read only for rows without either:
   'case when p.facet_values is null and p.facets is null then to_json(p.categories)::text end',
   'case when p.facet_values is null and p.facets is null then p.brand end',
-  "case when p.facet_values is null and p.facets is null then p.data->>'brand_picture' end",
-  "case when p.facet_values is null and p.facets is null then (p.data->'params')::text end",
-  "case when p.facet_values is null and p.facets is null then (p.data->'fashion')::text end",
+  "case when p.facet_values is null and p.facets is null then p.data::jsonb->>'brand_picture' end",
+  "case when p.facet_values is null and p.facets is null then (p.data::jsonb->'params')::text end",
+  "case when p.facet_values is null and p.facets is null then (p.data::jsonb->'fashion')::text end",
 ];
 const OFFER_FIELDS = ['o.product_id', 'o.location_id', 'o.price', 'o.oldprice', 'o.discount_percent'];
 const F_ID = 0, F_GROUP = 1, F_PRICE = 2, F_OLDPRICE = 3, F_DISCOUNT = 4, F_MERCHANTS = 5, F_RATING = 6, F_MARGIN = 7, F_SALES = 8, F_DATE = 9;

@@ -47,16 +47,17 @@ function addWords(map: Map<string, IntList>, text: unknown, entry: number): void
 /** `turn`: how the build gives the event loop a turn between batches of rows (background builds give way to index builds). */
 export async function buildSearchIndex(sql: Sql, index: ShopIndex, turn: () => Promise<void> = yieldToEventLoop): Promise<SearchIndex> {
   const docWords = new Map<string, IntList>();
-  const cursor = sql<{ id: string; name: string; model: string | null; book: Record<string, unknown> | null }[]>`
-    select id, name, data->>'model' as model, data->'book' as book from products where shop_id = ${index.shopId}`.cursor(5000);
+  const cursor = sql<{ id: string; name: string; model: string | null; book: string | null }[]>`
+    select id, name, model, book from products where shop_id = ${index.shopId}`.cursor(5000);
   for await (const rows of cursor) {
     for (const row of rows) {
       const doc = docOf(index, row.id);
       if (doc === undefined) continue; // added after this index version
       addWords(docWords, row.name, doc * 8 + 0);
       addWords(docWords, row.model, doc * 8 + 1);
-      if (row.book && typeof row.book === 'object') {
-        DOC_FIELDS.slice(2).forEach((field, i) => addWords(docWords, row.book![field], doc * 8 + 2 + i));
+      if (row.book !== null) {
+        const book = JSON.parse(row.book) as Record<string, unknown>;
+        DOC_FIELDS.slice(2).forEach((field, i) => addWords(docWords, book[field], doc * 8 + 2 + i));
       }
     }
     await turn();

@@ -62,7 +62,7 @@ export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]):
   if (missing.length > 0) {
     // As text, so its size is known (postgres.js would parse jsonb the same way).
     const rows = await sql<{ id: string; data: string; sales_rate: number }[]>`
-      select id, data::text as data, sales_rate from products where shop_id = ${index.shopId} and id = any(${missing})`;
+      select id, data, sales_rate from products where shop_id = ${index.shopId} and id = any(${missing})`;
     for (const row of rows) {
       const product: StoredProduct = { id: row.id, data: JSON.parse(row.data) as Record<string, unknown>, sales_rate: row.sales_rate };
       found.set(row.id, product);

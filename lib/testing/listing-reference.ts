@@ -31,7 +31,7 @@ export type ReferenceCatalog = { products: Product[]; categories: Map<string, No
 export async function loadReferenceCatalog(sql: Sql, shopId: string): Promise<ReferenceCatalog> {
   const products = await sql<Omit<Product, 'offers'>[]>`
     select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.brand, p.merchants, p.categories, p.rating, p.price_margin,
-           p.sales_rate, (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.data
+           p.sales_rate, (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.data::jsonb as data
       from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shopId}`;
   const offers = await sql<(Offer & { product_id: string })[]>`
     select product_id, location_id as location, price, oldprice, discount_percent as discount from product_offers where shop_id = ${shopId}`;
