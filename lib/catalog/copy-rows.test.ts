@@ -25,4 +25,14 @@ describe('copyField (COPY text format)', () => {
     expect(copyField({ json: { a: 'nul\0here' } })).toBe('{"a":"nulhere"}');
     expect(copyField({ json: [1, 'two'] })).toBe('[1,"two"]');
   });
+
+  it('writes JSON text as given when COPY can take it as it is, else as the value it stands for', () => {
+    const json = { a: 'x', b: [1, 2] };
+    expect(copyField({ json, text: '{"b": [1, 2], "a": "x"}' })).toBe('{"b": [1, 2], "a": "x"}');
+    // Whitespace COPY would read as a field or row end: the value's own text instead.
+    expect(copyField({ json, text: '{"a":\t"x",\n"b":[1,2]}' })).toBe('{"a":"x","b":[1,2]}');
+    // An escape: backslashes doubled; one that PostgreSQL cannot store: removed from the value.
+    expect(copyField({ json: { a: 'x"y' }, text: '{"a": "x\\"y"}' })).toBe('{"a": "x\\\\"y"}');
+    expect(copyField({ json: { a: 'nul\0here' }, text: '{"a":"nul\\u0000here"}' })).toBe('{"a":"nulhere"}');
+  });
 });

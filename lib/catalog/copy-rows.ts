@@ -31,6 +31,9 @@ function storable(value: unknown): unknown {
 
 // Whitespace between JSON tokens that COPY's text format would read as a field or row end.
 const RAW_CONTROL = /[\t\n\r]/;
+// Text that is copied as it is: no whitespace COPY would read, and no escape (so nothing
+// UNSTORABLE_JSON finds, and no backslash to double). One pass over the common item's text.
+const PLAIN_JSON = /^[^\t\n\r\\]*$/;
 
 function jsonText(value: unknown, given?: string): string {
   if (given !== undefined && !RAW_CONTROL.test(given) && !UNSTORABLE_JSON.test(given)) return given;
@@ -44,6 +47,7 @@ export function copyField(value: CopyValue): string {
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return escapeText(arrayLiteral(value));
   if (typeof value === 'object') {
+    if (value.text !== undefined && PLAIN_JSON.test(value.text)) return value.text;
     // JSON text escapes every control character itself: only its backslashes need doubling.
     const text = jsonText(value.json, value.text);
     return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;

@@ -144,4 +144,17 @@ describe('checkItem', () => {
     }
     expect(checkItem({ ...base, fashion: { gender: 'f', sizes: [42] } })?.exact).toBe(true);
   });
+
+  it('gives an item it takes unchanged back itself, and copies only the parts a check changes', () => {
+    const base = { id: 'a', name: 'n', url: 'u', picture: 'p', price: 1, categories: ['1'], params: [{ name: 'x', value: ['y'] }, { name: 'z', value: ['w'] }] };
+    expect(checkItem(base)?.item).toBe(base);
+    const sent = structuredClone({ ...base, categories: ['1', 2], params: [base.params[0], { name: 'z', value: 'w' }], tail: true });
+    const copy = structuredClone(sent);
+    const checked = checkItem(sent)!;
+    expect(checked.item).toEqual({ ...sent, categories: ['1', '2'], params: [base.params[0], { name: 'z', value: ['w'] }] });
+    expect(Object.keys(checked.item)).toEqual(Object.keys(sent));
+    // The input is left as sent; what no check changed is shared.
+    expect(sent).toEqual(copy);
+    expect(checked.item.params![0]).toBe(sent.params[0]);
+  });
 });
