@@ -152,6 +152,11 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, re
     const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
     phases.mark(readBody ? 'body read ahead' : handed ? 'body handed over' : 'body read');
     await ctx.sql.begin(async (tx) => {
+      // Its commit does not wait for the WAL to reach the disk (~45 ms an import at 1,000,000
+      // products): what it writes is made again from the import's body, which intake stored
+      // durably. A crash of PostgreSQL within the moment before the WAL is flushed loses the
+      // applied import, whose record is then pending again and applied again after the restart.
+      await tx`set local synchronous_commit = off`;
       await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`
         select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
