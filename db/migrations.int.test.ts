@@ -58,3 +58,27 @@ it('0012 turns stored jsonb data into text and moves search fields into their co
       if (error !== rolledBack) throw error;
     });
 });
+
+it('0013 moves items\' digests from products to their availability rows', async () => {
+  const rolledBack = new Error('roll back');
+  await database.ctx.sql
+    .begin(async (tx) => {
+      await tx.unsafe(`alter table products add column source_digest text; alter table product_state drop column source_digest`);
+      for (const [id, digest] of [['a', '2:abc'], ['b', null]]) {
+        await tx`insert into products (shop_id, id, name, url, picture, price, discount_percent, categories, data, version, source_digest)
+                 values ('s', ${id}, 'n', 'u', 'p', 1, 0, '{}', '{}', 1, ${digest})`;
+        await tx`insert into product_state (shop_id, product_id, available, version) values ('s', ${id}, true, 1)`;
+      }
+      for (const statement of statements('0013_digest-in-state.sql')) await tx.unsafe(statement);
+      expect(await tx`select product_id, source_digest from product_state where shop_id = 's' order by product_id`).toEqual([
+        { product_id: 'a', source_digest: '2:abc' },
+        { product_id: 'b', source_digest: null },
+      ]);
+      const [{ count }] = await tx<{ count: number }[]>`select count(*)::int as count from information_schema.columns where table_name = 'products' and column_name = 'source_digest'`;
+      expect(count).toBe(0);
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+});

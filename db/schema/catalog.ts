@@ -88,9 +88,6 @@ export const products = pgTable(
     // space-separated: what products stored since that table existed carry instead of `facets`.
     // The index builder reads this first, then `facets`, then `data`.
     facetValues: text('facet_values'),
-    // A digest of the item's JSON exactly as the shop last sent it (lib/catalog/item-digest.ts):
-    // the same bytes sent again are recognised without validating them. Null when unknown.
-    sourceDigest: text('source_digest'),
     // The shop's catalog version in which this row last changed: readers fetch only what changed.
     version: bigint('version', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -109,6 +106,11 @@ export const productState = pgTable(
     shopId: text('shop_id').notNull(),
     productId: text('product_id').notNull(),
     available: boolean('available').notNull(),
+    // A digest of the item's JSON exactly as the shop last sent it (lib/catalog/sent-items.ts):
+    // the same bytes sent again are recognised without validating them. Null when unknown. Here
+    // rather than in `products`: an import looks up each id it is sent in this narrow table
+    // alone (migration 0013).
+    sourceDigest: text('source_digest'),
     // The catalog version in which availability last changed.
     version: bigint('version', { mode: 'number' }).notNull(),
   },

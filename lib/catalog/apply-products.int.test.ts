@@ -319,7 +319,7 @@ describe('disabling the rest only when the request was read whole', () => {
 describe('items sent again unchanged', () => {
   const state = (shopId: string) =>
     database.ctx.sql<{ id: string; version: number; updated_at: string; source_digest: string | null; available: boolean }[]>`
-      select p.id, p.version, p.updated_at::text, p.source_digest, st.available
+      select p.id, p.version, p.updated_at::text, st.source_digest, st.available
         from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
        where p.shop_id = ${shopId} order by p.id`;
 
@@ -404,6 +404,18 @@ describe('items sent again unchanged', () => {
     const [row] = await state(shop.shop_id);
     expect(row.source_digest).not.toBeNull();
     expect((await rows(shop.shop_id))[0].price).toBe(5);
+  });
+
+  it('takes a product stored without its availability row as stored, and gives it one', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a'), item('b')]);
+    await database.ctx.sql`delete from product_state where shop_id = ${shop.shop_id} and product_id = 'a'`;
+    // Sent unchanged: its digest was in the row that is gone, so it is validated and upserted.
+    const outcome = await put(shop.shop_id, [item('a', { price: 7 }), item('b')]);
+    expect(outcome.rejected).toBe(0);
+    expect(outcome.changed).toBe(true);
+    expect((await rows(shop.shop_id)).map((r) => [r.id, r.price, r.available])).toEqual([['a', 7, true], ['b', 100, true]]);
+    expect((await state(shop.shop_id)).every((r) => r.source_digest !== null)).toBe(true);
   });
 
   it('applies a request mixing new products with stored ones changed and unchanged, whichever kind is streamed', async () => {
