@@ -32,8 +32,10 @@ function summarise(outcome: ImportOutcome, total: number | null, failure?: strin
  */
 export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: string, importId: number, outcome: ImportOutcome, failure?: string): Promise<void> {
   const failed = failure !== undefined || outcome.rejected > 0;
-  const [total] = await tx<{ items_total: number | null }[]>`select items_total from imports where shop_id = ${shopId} and id = ${importId}`;
-  const itemsTotal = failure ? total.items_total : outcome.itemsTotal;
+  // A failure keeps the count intake took; otherwise the applier's count stands.
+  const itemsTotal = failure
+    ? (await tx<{ items_total: number | null }[]>`select items_total from imports where shop_id = ${shopId} and id = ${importId}`)[0].items_total
+    : outcome.itemsTotal;
   const [record] = await tx<Finished[]>`
     update imports
        set status = ${failed ? 'failed' : 'done'},

@@ -156,8 +156,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, re
       // products): what it writes is made again from the import's body, which intake stored
       // durably. A crash of PostgreSQL within the moment before the WAL is flushed loses the
       // applied import, whose record is then pending again and applied again after the restart.
-      await tx`set local synchronous_commit = off`;
-      await tx`select pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
+      await tx`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
       const [current] = await tx<{ status: string }[]>`
         select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
       // Applied meanwhile by another applier: never twice.
