@@ -36,7 +36,7 @@ export type Prepared = { id: string; product: CopyValue[]; available: boolean; o
  * An item as stored: columns for the readers, `data` as accepted, its facet tokens as numbers in
  * the shop's dictionary, one row per location offer. What it gives for an item must stay a
  * function of the item's text (the dictionary's numbers aside: they stand for the same tokens):
- * a change here needs item-digest.ts's version bumped, or items re-sent unchanged keep their
+ * a change here needs sent-items.ts's DIGEST_VERSION bumped, or items re-sent unchanged keep their
  * old rows.
  */
 export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: string): Prepared {
