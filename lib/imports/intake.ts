@@ -75,17 +75,20 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     webhook = parsed.data;
   }
 
-  const body = await (compressed ?? compress(raw));
-  phases.mark('compress');
+  const body = compressed ?? compress(raw);
+  body.catch(() => {}); // heard when awaited below
   const importId = await ctx.sql.begin(async (tx) => {
     // Ids of one shop must commit in the order they are given out, or the applier could see a
-    // later import before an earlier one that is still writing its body.
-    await tx`select pg_advisory_xact_lock(${SHOP_INTAKE_LOCK}, hashtext(${shop.id}))`;
+    // later import before an earlier one that is still writing its body: the shop's lock is
+    // taken before the id is (one statement, while the body is still being compressed).
     const [record] = await tx<{ id: number }[]>`
       insert into imports (shop_id, operation, items_total, webhook, body_bytes)
-      values (${shop.id}, ${operation}, ${itemsTotal}, ${webhook}, ${raw.length})
+      select ${shop.id}, ${operation}, ${itemsTotal}, ${webhook}, ${raw.length}
+        from (select pg_advisory_xact_lock(${SHOP_INTAKE_LOCK}, hashtext(${shop.id}))) as locked
       returning id`;
-    await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, BigInt(record.id), body, 'br']);
+    const stored = await body;
+    phases.mark('compress');
+    await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, BigInt(record.id), stored, 'br']);
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
