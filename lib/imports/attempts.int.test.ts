@@ -60,3 +60,15 @@ it('stores the body exactly as sent, Brotli-compressed, and still applies a gzip
     { id: 'é1', name: 'Thé' },
   ]);
 });
+
+it('stores a body that arrives in many parts exactly as sent', async () => {
+  const shop = await createTestShop(fixture.database.ctx);
+  const items = Array.from({ length: 6000 }, (_, n) => ({ id: `big-${n}`, name: `Thé ${n} ${'é'.repeat(n % 100)}`, price: 5, url: `https://s.example/${n}`, picture: 'https://s.example/p.jpg', categories: [] }));
+  const sent = JSON.stringify({ ...shop, items });
+  expect(Buffer.byteLength(sent)).toBeGreaterThan(1 << 20);
+  const response = await fetch(`${fixture.server.url}/import/products`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: sent });
+  expect(response.status).toBe(204);
+  const [stored] = await fixture.database.ctx.sql<{ body: Buffer }[]>`
+    select body from import_bodies where shop_id = ${shop.shop_id} and import_id = ${Number(response.headers.get('x-import-id'))}`;
+  expect(zlib.brotliDecompressSync(stored.body).equals(Buffer.from(sent))).toBe(true);
+});
