@@ -1,9 +1,9 @@
 // node --import tsx bin/measure-copy.ts --data-dir DIR
 // What PostgreSQL spends copying 5,000 product rows into a catalog that already holds a
 // shop's products (DIR: a database kept by `npm run bench:listing -- --data-dir DIR`, whose shop
-// "Bench 1000000" holds 1,000,000). Each variant runs three times in a transaction that is rolled
-// back, so the catalog is left as it was. Times include building the COPY text in Node, which
-// overlaps PostgreSQL's work.
+// "Bench 1000000" holds 1,000,000). Each variant runs three times in one transaction that is
+// rolled back (each run in a savepoint of its own), so the catalog is left as it was. The COPY
+// text is made before each timed run.
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { copyLine, copyText } from '@/lib/catalog/copy-rows';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';

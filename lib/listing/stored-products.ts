@@ -60,7 +60,7 @@ export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]):
     else missing.push(id);
   }
   if (missing.length > 0) {
-    // As text, so its size is known (postgres.js would parse jsonb the same way).
+    // `data` is JSON text: its length gives the size the kept product is counted at.
     const rows = await sql<{ id: string; data: string; sales_rate: number }[]>`
       select id, data, sales_rate from products where shop_id = ${index.shopId} and id = any(${missing})`;
     for (const row of rows) {
