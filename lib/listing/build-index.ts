@@ -83,12 +83,14 @@ export type ShopIndex = {
   brandPicture: Map<number, string>;
   // Merchants filter only (no facet).
   merchants: Map<string, Int32Array>;
-  // Location offers, per document (sorted by location id); documents without any are in stock everywhere.
+  // Location offers, numbered in group order (as counting visits documents): the document at rank
+  // r has offers rankOfferOffsets[r] .. rankOfferOffsets[r + 1] - 1, sorted by location id, and
+  // offerRank gives an offer's rank back. Documents without any are in stock everywhere.
   withoutOffers: Bitset;
-  offerOffsets: Int32Array;
+  rankOfferOffsets: Int32Array;
   offerLocation: Int32Array;
-  offerDoc: Int32Array;
-  // Offers by location: location number → range of locationOffers (offer numbers).
+  offerRank: Int32Array;
+  // Offers by location: location number → range of locationOffers (offer numbers, so in rank order).
   locationOfferOffsets: Int32Array;
   locationOffers: Int32Array;
   offerPrice: Float64Array;
@@ -737,7 +739,8 @@ export class IndexBuilder {
       this.tokenFrom.push(0);
       this.tokenTo.push(0);
       for (const key of merchantsOf[doc] ?? []) this.addMerchant(key, load);
-      for (let o = previous.offerOffsets[doc]; o < previous.offerOffsets[doc + 1]; o++) {
+      const rank = previous.groupRank[doc];
+      for (let o = previous.rankOfferOffsets[rank]; o < previous.rankOfferOffsets[rank + 1]; o++) {
         const location = previous.offerLocation[o];
         if (locationOf[location] < 0) locationOf[location] = this.locationNumber(previous.locations[location].id);
         this.pushOffer(-1 - load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
@@ -1018,23 +1021,26 @@ export class IndexBuilder {
       .sort((a, b) => compareIds(this.locations[a].id, this.locations[b].id))
       .forEach((location, rank) => (locationRank[location] = rank));
 
-    // Offers per document, each document's sorted by location id (ties in prices go to the lowest).
-    const offerOffsets = new Int32Array(n + 1);
-    for (let o = 0; o < arrivals; o++) if (offerLoad[o] >= 0) offerOffsets[docOfLoad[offerLoad[o]] + 1]++;
-    for (let doc = 0; doc < n; doc++) offerOffsets[doc + 1] += offerOffsets[doc];
+    // Offers per document in group order, each document's sorted by location id (ties in prices go
+    // to the lowest).
+    const offerRankOfArrival = new Int32Array(arrivals);
+    for (let o = 0; o < arrivals; o++) offerRankOfArrival[o] = offerLoad[o] >= 0 ? groupRank[docOfLoad[offerLoad[o]]] : -1;
+    const rankOfferOffsets = new Int32Array(n + 1);
+    for (let o = 0; o < arrivals; o++) if (offerRankOfArrival[o] >= 0) rankOfferOffsets[offerRankOfArrival[o] + 1]++;
+    for (let rank = 0; rank < n; rank++) rankOfferOffsets[rank + 1] += rankOfferOffsets[rank];
     const placed = new Int32Array(offerCount); // position → arriving offer
-    const next = offerOffsets.slice(0, n);
+    const next = rankOfferOffsets.slice(0, n);
     await yieldToEventLoop();
     for (let o = 0; o < arrivals; o++) {
-      if (offerLoad[o] >= 0) placed[next[docOfLoad[offerLoad[o]]]++] = o;
+      if (offerRankOfArrival[o] >= 0) placed[next[offerRankOfArrival[o]]++] = o;
       if ((o & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
     const arrivingLocation = this.offerLocation.view();
     await yieldToEventLoop();
-    for (let doc = 0; doc < n; doc++) {
-      if ((doc & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
-      const from = offerOffsets[doc];
-      const to = offerOffsets[doc + 1];
+    for (let rank = 0; rank < n; rank++) {
+      if ((rank & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
+      const from = rankOfferOffsets[rank];
+      const to = rankOfferOffsets[rank + 1];
       // Insertion sort: a product has a handful of offers.
       for (let i = from + 1; i < to; i++) {
         const offer = placed[i];
@@ -1054,7 +1060,7 @@ export class IndexBuilder {
     const offerPrice = new Float64Array(offerCount);
     const offerOldprice = new Float64Array(offerCount);
     const offerDiscount = new Float64Array(offerCount);
-    const offerDoc = new Int32Array(offerCount);
+    const offerRank = new Int32Array(offerCount);
     for (let i = 0; i < offerCount; i++) {
       const o = placed[i];
       offerLocation[i] = arrivingLocation[o];
@@ -1064,9 +1070,9 @@ export class IndexBuilder {
       if ((i & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
     await yieldToEventLoop();
-    for (let doc = 0; doc < n; doc++) offerDoc.fill(doc, offerOffsets[doc], offerOffsets[doc + 1]);
+    for (let rank = 0; rank < n; rank++) offerRank.fill(rank, rankOfferOffsets[rank], rankOfferOffsets[rank + 1]);
     const withoutOffers = emptySet(n);
-    for (let doc = 0; doc < n; doc++) if (offerOffsets[doc] === offerOffsets[doc + 1]) add(withoutOffers, doc);
+    for (let rank = 0; rank < n; rank++) if (rankOfferOffsets[rank] === rankOfferOffsets[rank + 1]) add(withoutOffers, groupOrder[rank]);
     const locationOfferOffsets = new Int32Array(this.locations.length + 1);
     for (let o = 0; o < offerCount; o++) locationOfferOffsets[offerLocation[o] + 1]++;
     for (let l = 0; l < this.locations.length; l++) locationOfferOffsets[l + 1] += locationOfferOffsets[l];
@@ -1164,9 +1170,9 @@ export class IndexBuilder {
       brandPicture,
       merchants,
       withoutOffers,
-      offerOffsets,
+      rankOfferOffsets,
       offerLocation,
-      offerDoc,
+      offerRank,
       locationOfferOffsets,
       locationOffers,
       offerPrice,

@@ -214,16 +214,18 @@ it('answers every generated query exactly as the reference does', { timeout: 300
         // Half the queries read every result off the kept orders, as large results are (the
         // others sort their results, as small ones are); half, across those, count on two
         // threads, as large sets are; and across those, half find location offers by a pass over
-        // every offer, half through each location's list.
+        // every offer, half through each location's list (merged, or, for half of those,
+        // gathered through a bitset of ranks).
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
         const scanOffersFrom = (n >> 2) % 2 === 0 ? 0 : 2;
+        const mergeListsUpTo = (n >> 3) % 2 === 0 ? 0 : undefined;
         // Each query, its next page, then the query again: the later answers come partly or wholly
         // from what the index kept.
         const first = toQuery(shopId, generatedQuery);
         for (const q of [first, { ...first, page: generatedQuery.page + 1 }, first]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom, mergeListsUpTo })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
@@ -266,7 +268,7 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
       const { shopId, index, reference } = await loaded(generated);
       for (const [n, generatedQuery] of queries.entries()) {
         const q = locationsAloneQuery(shopId, { ...generatedQuery, limit: 24, page: 1 });
-        const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2 })));
+        const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 1) % 2 === 0 ? 0 : undefined })));
         expect(engine, JSON.stringify(generatedQuery)).toEqual(comparable(referenceListing(reference, q)));
         shown += engine.shown.filter((product) => product.location !== null).length;
       }
@@ -301,7 +303,7 @@ it('answers queries for locations alone exactly as the reference does', { timeou
         const first = locationsAloneQuery(shopId, generatedQuery);
         // The query, its next page, then the query again (partly from what the index kept).
         for (const q of [first, { ...first, page: first.page + 1 }, first]) {
-          const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2 })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 2) % 2 === 0 ? 0 : undefined })));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(comparable(referenceListing(reference, q)));
           cases++;
         }

@@ -4,7 +4,7 @@ import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, sharedFor, type Shared } from './parallel-count';
-import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, offeredByRank, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
+import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -20,6 +20,13 @@ export const SORT_DIRECTLY_BELOW = 4096;
  * offers), the pass took 8.7 ms, the lists 7.0 ms for a city with 6.7 % of the offers.
  */
 export const SCAN_OFFERS_FROM = 1 / 12;
+
+/** Up to this many locations' lists of offers are merged; more are gathered through a bitset of ranks. */
+export const MERGE_LISTS_UP_TO = 4;
+
+/** How locations' offers are found (the defaults above; tests force each way). */
+type LocateWay = { scanOffersFrom: number; mergeListsUpTo: number };
+const DEFAULT_WAY: LocateWay = { scanOffersFrom: SCAN_OFFERS_FROM, mergeListsUpTo: MERGE_LISTS_UP_TO };
 
 /** Sets of at least this many documents are counted on two threads (a handoff costs ~0.1 ms). */
 export const PARALLEL_FROM = 20_000;
@@ -83,7 +90,7 @@ type Scratch = {
   price: Float64Array;
   oldprice: Float64Array;
   discount: Float64Array;
-  best: Int32Array; // all -1 between calls: locate's work
+  best: Int32Array; // by rank, all -1 between calls: locate's work
   offerLocation: Int32Array;
   // The set of locations whose offer prices are written in, and its key: left in place after a
   // query, so the next query for the same locations (the usual case: a store's shoppers) writes
@@ -121,19 +128,19 @@ function scratchOf(index: ShopIndex): Scratch {
  * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
  * The prices are valid until the next call with other locations.
  */
-export function locationFilter(index: ShopIndex, mask: Uint8Array, scanOffersFrom = SCAN_OFFERS_FROM): { set: Bitset; effective: Effective } {
+export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT_WAY): { set: Bitset; effective: Effective } {
   const scratch = scratchOf(index);
   // Which offer prices each document depends on the locations only: kept per set of locations.
   const key = mask.join('');
   let located = scratch.appliedKey === key ? scratch.applied : null;
   if (!located) {
-    if (scratch.applied) undo(index, scratch, scratch.applied.touched);
+    if (scratch.applied) undo(index, scratch, scratch.applied.ranks);
     scratch.applied = null;
     scratch.appliedKey = null;
-    located = locatedFor(index, mask, scratch.best, scanOffersFrom);
-    const { touched, offers } = located;
-    for (let i = 0; i < touched.length; i++) {
-      const doc = touched[i];
+    located = locatedFor(index, mask, scratch.best, way);
+    const { ranks, offers } = located;
+    for (let i = 0; i < ranks.length; i++) {
+      const doc = index.groupOrder[ranks[i]];
       const offer = offers[i];
       scratch.price[doc] = index.offerPrice[offer];
       scratch.oldprice[doc] = index.offerOldprice[offer];
@@ -147,18 +154,19 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, scanOffersFro
 }
 
 /** The documents in stock in the masked locations and their offers (locate's), kept per set of locations. */
-function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array, scanOffersFrom: number): Located {
+function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array, way: LocateWay): Located {
   const key = mask.join('');
   let located = recall(keptMap<Located>(index, 'located'), key);
   if (!located) {
-    located = locate(index, mask, best, scanOffersFrom);
+    located = locate(index, mask, best, way);
     keep(keptMap<Located>(index, 'located'), key, located, 16);
   }
   return located;
 }
 
-function undo(index: ShopIndex, scratch: Scratch, touched: Int32Array): void {
-  for (const doc of touched) {
+function undo(index: ShopIndex, scratch: Scratch, ranks: Int32Array): void {
+  for (const rank of ranks) {
+    const doc = index.groupOrder[rank];
     scratch.price[doc] = index.price[doc];
     scratch.oldprice[doc] = index.oldprice[doc];
     scratch.discount[doc] = index.discount[doc];
@@ -166,70 +174,131 @@ function undo(index: ShopIndex, scratch: Scratch, touched: Int32Array): void {
   }
 }
 
-type Located = { set: Bitset; touched: Int32Array; offers: Int32Array };
+/** The documents in stock in some locations: all (`set`), and those with offers there by rank, ascending, beside the offer pricing each. */
+type Located = { set: Bitset; ranks: Int32Array; offers: Int32Array };
 
 /**
  * The documents in stock in the masked locations, and the offer pricing each one that has offers,
- * in document order (so writing their prices in, and out again, goes front to back). Offers are
- * numbered in document order: when the masked locations hold a good share of them, one pass over
- * every offer finds them in order; otherwise each masked location's list is read, and the
- * documents found marked in a bitset that gives them in order.
+ * in rank order (as counting visits them). Offers are numbered in rank order: when the masked
+ * locations hold a good share of them, one pass over every offer finds them in order; otherwise
+ * each masked location's list (in rank order too) is read, and the ranks found marked in a bitset
+ * that gives them in order.
  */
-function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, scanOffersFrom: number): Located {
+function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffersFrom, mergeListsUpTo }: LocateWay): Located {
   const set = index.withoutOffers.slice();
-  const { offerPrice, offerDoc, offerLocation, locationOfferOffsets, locationOffers } = index;
-  const offerCount = offerDoc.length;
+  const { offerPrice, offerRank, offerLocation, locationOfferOffsets, locationOffers, groupOrder } = index;
+  const offerCount = offerRank.length;
   let masked = 0;
   for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
   // Whether offer a prices a document before offer b: the cheaper, then the lower location id (a
   // document's offers are numbered in the order of their locations' ids).
   const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
-  let touched: Int32Array;
+  let ranks: Int32Array;
   let offers: Int32Array;
   if (masked >= offerCount * scanOffersFrom) {
-    const docs = new Int32Array(masked);
+    const found = new Int32Array(masked);
     const chosen = new Int32Array(masked);
     let count = 0;
     for (let offer = 0; offer < offerCount; offer++) {
       if (!mask[offerLocation[offer]]) continue;
-      const doc = offerDoc[offer];
-      if (count > 0 && docs[count - 1] === doc) {
+      const rank = offerRank[offer];
+      if (count > 0 && found[count - 1] === rank) {
         if (cheaper(offer, chosen[count - 1])) chosen[count - 1] = offer;
       } else {
-        docs[count] = doc;
+        found[count] = rank;
         chosen[count++] = offer;
       }
     }
-    touched = docs.slice(0, count);
+    ranks = found.slice(0, count);
     offers = chosen.slice(0, count);
+  } else if (listsOf(index, mask).length <= mergeListsUpTo) {
+    // The few lists merged, each in rank order: one pass each, front to back.
+    ranks = new Int32Array(0);
+    offers = new Int32Array(0);
+    for (const list of listsOf(index, mask)) ({ ranks, offers } = mergeOffers(index, ranks, offers, list));
   } else {
-    // `best` is all -1, and left so. The documents found are marked in a bitset, read in order.
+    // `best` (by rank) is all -1, and left so. The ranks found are marked in a bitset, read in order.
     const found = emptySet(index.n);
     let count = 0;
     for (let location = 0; location < mask.length; location++) {
       if (!mask[location]) continue;
       for (let i = locationOfferOffsets[location]; i < locationOfferOffsets[location + 1]; i++) {
         const offer = locationOffers[i];
-        const doc = offerDoc[offer];
-        const current = best[doc];
+        const rank = offerRank[offer];
+        const current = best[rank];
         if (current < 0) {
-          found[doc >>> 5] |= 1 << (doc & 31);
+          found[rank >>> 5] |= 1 << (rank & 31);
           count++;
         }
-        if (current < 0 || cheaper(offer, current)) best[doc] = offer;
+        if (current < 0 || cheaper(offer, current)) best[rank] = offer;
       }
     }
-    touched = new Int32Array(count);
+    ranks = new Int32Array(count);
     offers = new Int32Array(count);
     let i = 0;
-    forEachDocument(found, (doc) => {
-      touched[i] = doc;
-      offers[i++] = best[doc];
-      best[doc] = -1;
+    forEachDocument(found, (rank) => {
+      ranks[i] = rank;
+      offers[i++] = best[rank];
+      best[rank] = -1;
     });
   }
-  for (let i = 0; i < touched.length; i++) set[touched[i] >>> 5] |= 1 << (touched[i] & 31);
-  return { set, touched, offers };
+  for (let i = 0; i < ranks.length; i++) {
+    const doc = groupOrder[ranks[i]];
+    set[doc >>> 5] |= 1 << (doc & 31);
+  }
+  return { set, ranks, offers };
+}
+
+/** The masked locations' lists of offers that are not empty. */
+function listsOf(index: ShopIndex, mask: Uint8Array): Int32Array[] {
+  const { locationOfferOffsets, locationOffers } = index;
+  const lists: Int32Array[] = [];
+  for (let location = 0; location < mask.length; location++) {
+    if (mask[location] && locationOfferOffsets[location + 1] > locationOfferOffsets[location]) {
+      lists.push(locationOffers.subarray(locationOfferOffsets[location], locationOfferOffsets[location + 1]));
+    }
+  }
+  return lists;
+}
+
+/**
+ * Found ranks (ascending) with their offers, and a location's list of offers (ascending, so by
+ * rank) merged: a rank in both keeps the cheaper offer (on a tie the lower location id: a
+ * document's offers are numbered in the order of their locations' ids).
+ */
+function mergeOffers(index: ShopIndex, ranks: Int32Array, offers: Int32Array, list: Int32Array): { ranks: Int32Array; offers: Int32Array } {
+  const { offerRank, offerPrice } = index;
+  const outRanks = new Int32Array(ranks.length + list.length);
+  const outOffers = new Int32Array(ranks.length + list.length);
+  let i = 0;
+  let j = 0;
+  let count = 0;
+  while (i < ranks.length && j < list.length) {
+    const offer = list[j];
+    const rank = offerRank[offer];
+    if (ranks[i] < rank) {
+      outRanks[count] = ranks[i];
+      outOffers[count++] = offers[i++];
+    } else if (rank < ranks[i]) {
+      outRanks[count] = rank;
+      outOffers[count++] = offer;
+      j++;
+    } else {
+      const other = offers[i++];
+      j++;
+      outRanks[count] = rank;
+      outOffers[count++] = offerPrice[offer] < offerPrice[other] || (offerPrice[offer] === offerPrice[other] && offer < other) ? offer : other;
+    }
+  }
+  for (; i < ranks.length; i++) {
+    outRanks[count] = ranks[i];
+    outOffers[count++] = offers[i];
+  }
+  for (; j < list.length; j++) {
+    outRanks[count] = offerRank[list[j]];
+    outOffers[count++] = list[j];
+  }
+  return { ranks: outRanks.subarray(0, count), offers: outOffers.subarray(0, count) };
 }
 
 function lowerBound(values: Float64Array, target: number): number {
@@ -567,7 +636,7 @@ export function forgetKept(index: ShopIndex): void {
   index.cache.delete('sorted');
   index.cache.delete('located');
   const scratch = index.cache.get('scratch') as Scratch | undefined;
-  if (scratch?.applied) undo(index, scratch, scratch.applied.touched);
+  if (scratch?.applied) undo(index, scratch, scratch.applied.ranks);
   if (scratch) {
     scratch.applied = null;
     scratch.appliedKey = null;
@@ -719,7 +788,7 @@ export async function prepareLocationOnly(index: ShopIndex, previous: ShopIndex,
       const [key, dir] = orderKey.split(':') as [SortKey, 'asc' | 'desc'];
       await prepareSortedDocuments(index, key, dir, pause);
       await pause();
-      representatives(index, base, orderKey, orderedWalk(index, key, dir).order, baseValues(index, key));
+      representatives(index, base, orderKey, orderedWalk(index, key, dir).order, baseValues(index, key), !locationKeyed(key));
     }
   }
 }
@@ -858,13 +927,14 @@ function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean
  * kept order (by base keys: they have no offers) merged with the offered ones, by their keys.
  */
 function locationPage(index: ShopIndex, result: LocationShown, walk: Walk, byOffers: KeyOrder | null, want: number): Int32Array {
-  const { kept, added, addedKeys } = result;
+  const { kept, added } = result;
   if (!byOffers) {
     const reps = kept.slice();
     for (let i = 0; i < added.length; i++) add(reps, added[i]);
     return walkToPage(index, walk, reps, false, want);
   }
   // The first `want` offered ones in order (their places in `added`).
+  const addedKeys = result.addedKeys!;
   const inOrder = (a: number, b: number) => (before(byOffers, addedKeys[a], added[a], addedKeys[b], added[b]) ? -1 : a === b ? 0 : 1);
   let head = new Int32Array(added.length);
   for (let i = 0; i < head.length; i++) head[i] = i;
@@ -888,6 +958,11 @@ function locationPage(index: ShopIndex, result: LocationShown, walk: Walk, byOff
   return out;
 }
 
+/** Whether products' keys in this order depend on the locations (their offers' prices). */
+function locationKeyed(key: SortKey): boolean {
+  return key === 'price' || key === 'discount';
+}
+
 /** Whether a query asks for locations and nothing else that narrows its result (see location-only.ts). */
 function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHits | null): boolean {
   const merchants = index.merchants.size > 0 && (query.merchants.length > 0 || query.excludedMerchants.length > 0);
@@ -908,51 +983,59 @@ function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHit
 
 /** The offered documents of a location-only result (in stock, with `available`), their offers and sort keys. */
 function offeredOf(index: ShopIndex, located: Located, available: boolean, sortBy: SortKey): Offered {
-  const { touched, offers: best } = located;
-  const docs = new Int32Array(touched.length);
-  const offers = new Int32Array(touched.length);
+  const { ranks: locatedRanks, offers: best } = located;
+  const { groupOrder } = index;
+  const ranks = new Int32Array(locatedRanks.length);
+  const docs = new Int32Array(locatedRanks.length);
+  const offers = new Int32Array(locatedRanks.length);
   let count = 0;
-  for (let i = 0; i < touched.length; i++) {
-    if (available && !has(index.available, touched[i])) continue;
-    docs[count] = touched[i];
+  for (let i = 0; i < locatedRanks.length; i++) {
+    const doc = groupOrder[locatedRanks[i]];
+    if (available && !has(index.available, doc)) continue;
+    ranks[count] = locatedRanks[i];
+    docs[count] = doc;
     offers[count++] = best[i];
   }
-  const keys = new Float64Array(count);
-  const base = baseValues(index, sortBy);
-  for (let i = 0; i < count; i++) {
-    keys[i] = sortBy === 'price' ? index.offerPrice[offers[i]] : sortBy === 'discount' ? index.offerDiscount[offers[i]] : base[docs[i]];
+  // Keys for the orders the offers change; in the others, kept positions compare documents (see locationShown).
+  let keys: Float64Array | null = null;
+  if (locationKeyed(sortBy)) {
+    const column = sortBy === 'price' ? index.offerPrice : index.offerDiscount;
+    keys = new Float64Array(count);
+    for (let i = 0; i < count; i++) keys[i] = column[offers[i]];
   }
-  return { docs: docs.subarray(0, count), offers: offers.subarray(0, count), keys };
+  return { ranks: ranks.subarray(0, count), docs: docs.subarray(0, count), offers: offers.subarray(0, count), keys };
 }
 
-/** Where `doc` is in `offered` (documents ascend there), or -1. */
-function offerSlot(offered: Offered, doc: number): number {
+/** Where `doc` is in `offered` (ranks ascend there), or -1. */
+function offerSlot(index: ShopIndex, offered: Offered, doc: number): number {
+  const rank = index.groupRank[doc];
   let lo = 0;
-  let hi = offered.docs.length;
+  let hi = offered.ranks.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (offered.docs[mid] < doc) lo = mid + 1;
+    if (offered.ranks[mid] < rank) lo = mid + 1;
     else hi = mid;
   }
-  return lo < offered.docs.length && offered.docs[lo] === doc ? lo : -1;
+  return lo < offered.ranks.length && offered.ranks[lo] === rank ? lo : -1;
 }
 
 /** The offer that prices `doc` in a location-only result, or -1 (none: it has no offers). */
-function offerOfDocument(offered: Offered, doc: number): number {
-  const slot = offerSlot(offered, doc);
+function offerOfDocument(index: ShopIndex, offered: Offered, doc: number): number {
+  const slot = offerSlot(index, offered, doc);
   return slot < 0 ? -1 : offered.offers[slot];
 }
 
 /**
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
- * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never).
+ * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never); `mergeListsUpTo`: see
+ * MERGE_LISTS_UP_TO (tests set 0 too: never).
  */
 export function runListing(
   index: ShopIndex,
   query: ListingQuery,
   search: SearchHits | null,
-  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM } = {},
+  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO } = {},
 ): EngineResult {
   workOf(index).parallelFrom = parallelFrom;
   const n = index.n;
@@ -978,10 +1061,10 @@ export function runListing(
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
     if (onlyLocations) {
-      located = locatedFor(index, mask, scratchOf(index).best, scanOffersFrom);
+      located = locatedFor(index, mask, scratchOf(index).best, { scanOffersFrom, mergeListsUpTo });
       narrow(located.set);
     } else {
-      const filtered = locationFilter(index, mask, scanOffersFrom);
+      const filtered = locationFilter(index, mask, { scanOffersFrom, mergeListsUpTo });
       effective = filtered.effective;
       narrow(filtered.set);
     }
@@ -1048,10 +1131,9 @@ export function runListing(
   if (located) {
     const location = locationBase(index, query.available);
     offered = offeredOf(index, located, query.available, sortBy);
-    const byRank = offeredByRank(index, offered);
     if (known) ({ counts, present, requests } = known);
     else {
-      const all = locationCounts(index, location, byRank.ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
+      const all = locationCounts(index, location, offered.ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
       counts = all.subarray(0, index.valueKey.length);
       present = all.subarray(index.valueKey.length);
       requests = 1;
@@ -1059,13 +1141,13 @@ export function runListing(
     }
     const byOrder = orderedWalk(index, sortBy, query.sortDir);
     const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
-    const result = locationShown(index, location, offered, byRank, collapse, `${sortBy}:${query.sortDir}`, byOrder.order, keyOrder);
+    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder, keyOrder, !locationKeyed(sortBy));
     if (!shown) {
       shown = { total: result.total, stats: result.stats };
       keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
     }
     const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
-    const byOffers = sortBy === 'price' || sortBy === 'discount';
+    const byOffers = locationKeyed(sortBy);
     ordered = want === 0 ? new Int32Array(0) : locationPage(index, result, byOrder, byOffers ? keyOrder : null, want);
   } else {
     ({ counts, present, requests } = known ?? countFacets(index, query, base, narrowed, selections, matched, pick));
@@ -1113,7 +1195,7 @@ export function runListing(
   const pageOldprice = new Float64Array(page.length);
   const pageDiscount = new Float64Array(page.length);
   const pageLocation = new Int32Array(page.length).fill(-1);
-  const offerOf = (doc: number) => (offered ? offerOfDocument(offered, doc) : -1);
+  const offerOf = (doc: number) => (offered ? offerOfDocument(index, offered, doc) : -1);
   page.forEach((doc, i) => {
     const offer = offerOf(doc);
     if (offer >= 0) {
@@ -1135,7 +1217,8 @@ export function runListing(
   for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
   if (!everywhere) {
     forEachDocument(matched, (doc) => {
-      for (let o = index.offerOffsets[doc]; o < index.offerOffsets[doc + 1]; o++) {
+      const rank = index.groupRank[doc];
+      for (let o = index.rankOfferOffsets[rank]; o < index.rankOfferOffsets[rank + 1]; o++) {
         const location = index.offerLocation[o];
         if (mask && !mask[location]) continue;
         for (const above of index.locationAncestors[location]) found[above] = 1;
@@ -1150,7 +1233,7 @@ export function runListing(
   const debug = query.debug
     ? Array.from(page, (doc) => {
         const offer = offerOf(doc);
-        const value = offer >= 0 ? offered!.keys[offerSlot(offered!, doc)] : values[doc];
+        const value = offer >= 0 && offered!.keys ? offered!.keys[offerSlot(index, offered!, doc)] : values[doc];
         const matchedBy: Record<string, unknown> = { filters: filterNames(query) };
         if (query.categories.length) matchedBy.categories = query.categories.filter((id) => hasValue(index, doc, DIM_CATEGORY, id));
         if (offer >= 0) matchedBy.location = index.locations[index.offerLocation[offer]].id;

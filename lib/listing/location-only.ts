@@ -35,7 +35,8 @@ export type LocationBase = {
 
 /**
  * Per group, three numbers side by side: its representative (-1: none), that one's key and id
- * rank. A query reads them in group order (`offeredByRank`), so front to back.
+ * rank, or for an order the locations do not change (`byPosition`), its position in the kept
+ * order. A query reads them in group order (its offered documents' rank order), so front to back.
  */
 type Representatives = { packed: Float64Array; set: Bitset; total: number };
 
@@ -118,47 +119,11 @@ function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int
 
 /**
  * The documents of a location-only result with an offer in the locations asked for (in stock, with
- * `available`), in document order, beside the offer that prices each one and its value of the
- * query's sort key.
+ * `available`), by rank (ascending: a group's side by side), beside each its document, the offer
+ * that prices it and, in an order by the offers' prices or discounts, its key (null in the others:
+ * the documents' keys are the base ones).
  */
-export type Offered = { docs: Int32Array; offers: Int32Array; keys: Float64Array };
-
-/** `offered`'s documents by rank (group order): their ranks, ascending, and beside each its place in `offered`. */
-export type ByRank = { ranks: Int32Array; slots: Int32Array };
-
-/** Sorts `offered`'s documents by rank (a radix sort, 11 bits a pass). */
-export function offeredByRank(index: ShopIndex, offered: Offered): ByRank {
-  const { groupRank } = index;
-  const { docs } = offered;
-  const count = docs.length;
-  let ranks = new Int32Array(count);
-  let slots = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    ranks[i] = groupRank[docs[i]];
-    slots[i] = i;
-  }
-  let otherRanks = new Int32Array(count);
-  let otherSlots = new Int32Array(count);
-  const starts = new Int32Array(2048);
-  const bits = 32 - Math.clz32(Math.max(1, index.n - 1));
-  for (let shift = 0; shift < bits; shift += 11) {
-    starts.fill(0);
-    for (let i = 0; i < count; i++) starts[(ranks[i] >>> shift) & 2047]++;
-    for (let bucket = 0, sum = 0; bucket < 2048; bucket++) {
-      const size = starts[bucket];
-      starts[bucket] = sum;
-      sum += size;
-    }
-    for (let i = 0; i < count; i++) {
-      const at = starts[(ranks[i] >>> shift) & 2047]++;
-      otherRanks[at] = ranks[i];
-      otherSlots[at] = slots[i];
-    }
-    [ranks, otherRanks] = [otherRanks, ranks];
-    [slots, otherSlots] = [otherSlots, slots];
-  }
-  return { ranks, slots };
-}
+export type Offered = { ranks: Int32Array; docs: Int32Array; offers: Int32Array; keys: Float64Array | null };
 
 /**
  * The facet counts (values, then presence markers) of the location-only result made of
@@ -219,9 +184,10 @@ export function baseCounts(index: ShopIndex, base: LocationBase, collapse: boole
 
 /**
  * Each group's first document of `base.withoutOffers` along `order` (a kept order of every
- * document by the base keys `values`), kept per order.
+ * document by the base keys `values`), kept per order (`byPosition`: with its position in `order`
+ * instead of its key).
  */
-export function representatives(index: ShopIndex, base: LocationBase, orderKey: string, order: Int32Array, values: Float64Array): Representatives {
+export function representatives(index: ShopIndex, base: LocationBase, orderKey: string, order: Int32Array, values: Float64Array, byPosition: boolean): Representatives {
   let kept = base.representatives.get(orderKey);
   if (!kept) {
     const packed = new Float64Array(3 * base.groupCount);
@@ -235,7 +201,7 @@ export function representatives(index: ShopIndex, base: LocationBase, orderKey: 
       const at = 3 * groupOf[doc];
       if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0 || packed[at] >= 0) continue;
       packed[at] = doc;
-      packed[at + 1] = values[doc];
+      packed[at + 1] = byPosition ? k : values[doc];
       packed[at + 2] = idRank[doc];
       set[doc >>> 5] |= 1 << (doc & 31);
       total++;
@@ -256,7 +222,7 @@ export type LocationShown = {
   total: number;
   kept: Bitset; // not to be changed (it may be the base's own set)
   added: Int32Array;
-  addedKeys: Float64Array;
+  addedKeys: Float64Array | null; // null: the order's keys are the base ones
   stats: PriceStats | null;
 };
 
@@ -288,82 +254,87 @@ function rankedBefore(sign: number, xKey: number, xRank: number, yKey: number, y
 
 /**
  * The result's products in the query's order (`keyOrder`: base keys in `values`, which the
- * documents without offers have; `offered.keys` for the offered ones). `order`: the kept order of
- * every document by base keys. Without `collapse`, every document is its own product.
+ * documents without offers have; `offered.keys` for the offered ones). `walk`: the kept order of
+ * every document by base keys, and each rank's position in it; `byPosition`: the query's order is
+ * that one (its keys do not depend on the locations), so positions compare documents. Without
+ * `collapse`, every document is its own product.
  */
 export function locationShown(
   index: ShopIndex,
   base: LocationBase,
   offered: Offered,
-  byRank: ByRank,
   collapse: boolean,
   orderKey: string,
-  order: Int32Array,
+  walk: { order: Int32Array; positionOfRank: Int32Array },
   keyOrder: KeyOrder,
+  byPosition: boolean,
 ): LocationShown {
-  const { docs, offers, keys } = offered;
+  const { ranks, docs, offers, keys } = offered;
   const { offerPrice } = index;
+  const count = docs.length;
+  // The offered documents that stand for their groups, with their keys and prices.
+  let added = new Int32Array(count);
+  let addedKeys = keys && new Float64Array(count);
+  let prices = new Float64Array(count);
+  let taken = 0;
   let kept: Bitset;
   let keptCount: number;
-  let slots: Int32Array; // the offered documents that stand for their groups (places in `offered`)
   if (!collapse) {
     kept = base.withoutOffers;
     keptCount = base.size;
-    slots = new Int32Array(docs.length);
-    for (let i = 0; i < slots.length; i++) slots[i] = i;
+    added.set(docs);
+    if (keys) addedKeys!.set(keys);
+    for (let i = 0; i < count; i++) prices[i] = offerPrice[offers[i]];
+    taken = count;
   } else {
-    const reps = representatives(index, base, orderKey, order, keyOrder.values);
+    const reps = representatives(index, base, orderKey, walk.order, keyOrder.values, byPosition);
     const { packed } = reps;
     kept = reps.set.slice();
     keptCount = reps.total;
-    // Group by group (a group's offered documents are side by side in rank order, and the kept
-    // representatives are read front to back): its best offered document, then against the kept one.
+    // Group by group (a group's offered documents are side by side, and the kept representatives
+    // are read front to back): its best offered document, then against the kept one. By keys,
+    // id ranks are read only on a tie (they are scattered).
     const { groupOfRank, idRank } = index;
+    const { positionOfRank } = walk;
     const { sign } = keyOrder;
-    // Id ranks are read only on a tie of keys (they are scattered). The winners are marked by
-    // their places in `offered` and read back in that order (document order: their offers' prices
-    // are then read front to back).
-    const { ranks, slots: rankSlots } = byRank;
-    const winners = emptySet(docs.length);
-    let count = 0;
-    for (let i = 0; i < ranks.length; ) {
+    if (!byPosition && !keys) throw new Error('an order by the offers needs their keys');
+    for (let i = 0; i < count; ) {
       const group = groupOfRank[ranks[i]];
-      let best = rankSlots[i++];
-      for (; i < ranks.length && groupOfRank[ranks[i]] === group; i++) {
-        const slot = rankSlots[i];
-        const order = compareKeys(sign, keys[slot], keys[best]);
-        if (order < 0 || (order === 0 && idRank[docs[slot]] < idRank[docs[best]])) best = slot;
-      }
       const at = 3 * group;
       const was = packed[at];
+      let best = i++;
+      if (byPosition) {
+        let bestPosition = positionOfRank[ranks[best]];
+        for (; i < count && groupOfRank[ranks[i]] === group; i++) {
+          const position = positionOfRank[ranks[i]];
+          if (position < bestPosition) {
+            best = i;
+            bestPosition = position;
+          }
+        }
+        if (was >= 0 && packed[at + 1] < bestPosition) continue;
+      } else {
+        for (; i < count && groupOfRank[ranks[i]] === group; i++) {
+          const order = compareKeys(sign, keys![i], keys![best]);
+          if (order < 0 || (order === 0 && idRank[docs[i]] < idRank[docs[best]])) best = i;
+        }
+        if (was >= 0) {
+          const order = compareKeys(sign, keys![best], packed[at + 1]);
+          if (order > 0 || (order === 0 && idRank[docs[best]] > packed[at + 2])) continue;
+        }
+      }
       if (was >= 0) {
-        const order = compareKeys(sign, keys[best], packed[at + 1]);
-        if (order > 0 || (order === 0 && idRank[docs[best]] > packed[at + 2])) continue;
         kept[was >>> 5] &= ~(1 << (was & 31));
         keptCount--;
       }
-      winners[best >>> 5] |= 1 << (best & 31);
-      count++;
+      added[taken] = docs[best];
+      if (keys) addedKeys![taken] = keys[best];
+      prices[taken++] = offerPrice[offers[best]];
     }
-    slots = new Int32Array(count);
-    count = 0;
-    for (let w = 0; w < winners.length; w++) {
-      let bits = winners[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        slots[count++] = (w << 5) + 31 - Math.clz32(low);
-      }
-    }
-  }
-  const added = new Int32Array(slots.length);
-  const addedKeys = new Float64Array(slots.length);
-  const prices = new Float64Array(slots.length);
-  for (let i = 0; i < slots.length; i++) {
-    added[i] = docs[slots[i]];
-    addedKeys[i] = keys[slots[i]];
-    prices[i] = offerPrice[offers[slots[i]]];
+    added = added.subarray(0, taken);
+    addedKeys = addedKeys && addedKeys.subarray(0, taken);
+    prices = prices.subarray(0, taken);
   }
   const stats = priceStatsOfSetAnd(index.price, kept, keptCount, sortPrices(prices));
-  return { total: keptCount + added.length, kept, added, addedKeys, stats };
+  return { total: keptCount + taken, kept, added, addedKeys, stats };
 }

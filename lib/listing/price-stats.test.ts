@@ -74,3 +74,16 @@ it('sorts prices by their bits exactly as a typed array sorts them', () => {
     { numRuns: 500 },
   );
 });
+
+it('sorts prices in whole cents by their cents exactly as a typed array sorts them', () => {
+  const cents = fc.oneof(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(0, 1, 4095, 4096, 0xffffff, 0x1000000, 0xffffffff));
+  fc.assert(
+    fc.property(fc.array(cents, { minLength: 256, maxLength: 1500 }), fc.constantFrom(null, 0.1 + 0.2, 2 ** 32 / 100 + 0.01, 1 / 3), (whole, odd) => {
+      // `odd` is not a whole number of cents below 2^32 cents: with it, the prices go by their bits.
+      const prices = Float64Array.from(odd === null ? whole.map((c) => c / 100) : [...whole.map((c) => c / 100), odd]);
+      const expected = prices.slice().sort();
+      expect(sortPrices(prices)).toEqual(expected);
+    }),
+    { numRuns: 300 },
+  );
+});

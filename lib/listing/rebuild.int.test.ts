@@ -76,8 +76,13 @@ function shape(index: ShopIndex) {
     const id = idOf(index, doc);
     (groupOf.get(index.groupOf[doc]) ?? groupOf.set(index.groupOf[doc], []).get(index.groupOf[doc])!).push(id);
     const offers = [];
-    for (let o = index.offerOffsets[doc]; o < index.offerOffsets[doc + 1]; o++) {
-      offers.push([index.locations[index.offerLocation[o]].id, index.offerPrice[o], index.offerOldprice[o], index.offerDiscount[o]]);
+    const rank = index.groupRank[doc];
+    for (let o = index.rankOfferOffsets[rank]; o < index.rankOfferOffsets[rank + 1]; o++) {
+      // Each offer knows its rank, and is in its location's list.
+      const location = index.offerLocation[o];
+      const list = index.locationOffers.subarray(index.locationOfferOffsets[location], index.locationOfferOffsets[location + 1]);
+      if (index.offerRank[o] !== rank || !list.includes(o)) throw new Error(`offer ${o} of ${id} is not where its rank and location say`);
+      offers.push([index.locations[location].id, index.offerPrice[o], index.offerOldprice[o], index.offerDiscount[o]]);
     }
     return {
       id,
@@ -88,6 +93,13 @@ function shape(index: ShopIndex) {
       offers,
     };
   });
+  // Offers are numbered in rank order: each location's list ascends, and offers' ranks too.
+  for (let o = 1; o < index.offerRank.length; o++) if (index.offerRank[o] < index.offerRank[o - 1]) throw new Error(`offer ${o} is out of rank order`);
+  for (let l = 0; l < index.locations.length; l++) {
+    for (let i = index.locationOfferOffsets[l] + 1; i < index.locationOfferOffsets[l + 1]; i++) {
+      if (index.locationOffers[i] <= index.locationOffers[i - 1]) throw new Error(`location ${index.locations[l].id}'s offers do not ascend`);
+    }
+  }
   return {
     perDocument,
     groups: [...groupOf.values()].map((ids) => ids.sort().join()).sort(),
