@@ -3,7 +3,7 @@ import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, f
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
-import { countInParallel, sharedFor, type Shared } from './parallel-count';
+import { countInParallel, otherPostings, sharedFor, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 
@@ -1133,7 +1133,20 @@ export function runListing(
     offered = offeredOf(index, located, query.available, sortBy);
     if (known) ({ counts, present, requests } = known);
     else {
-      const all = locationCounts(index, location, offered.ranks, collapse, work.ranks, (set, alone, out) => countPass(index, set, alone, out));
+      const all = locationCounts(
+        index,
+        location,
+        offered.ranks,
+        collapse,
+        work.ranks,
+        (set, alone, out) => countPass(index, set, alone, out),
+        (task, documents) => {
+          // Collapsing counts the new values (see location-only.ts); otherwise the index's postings.
+          const other = collapse ? otherPostings(location.newOffsets, location.newValues) : null;
+          const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, work.ranks)), other) : null;
+          if (parallel === null) countRanks(task);
+        },
+      );
       counts = all.subarray(0, index.valueKey.length);
       present = all.subarray(index.valueKey.length);
       requests = 1;

@@ -1,6 +1,6 @@
 import { cardinality, emptySet, intersectInto, type Bitset } from './bitset';
 import { FIRST_PARAM_DIM, type ShopIndex } from './build-index';
-import { countRanks, presenceFromExcess } from './count-kernel';
+import { presenceFromExcess, type CountTask } from './count-kernel';
 import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
 
 // A location-only query (locations, and no other filter or facet selection) answered from what is
@@ -78,7 +78,7 @@ function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int
   let size = 0;
   for (let rank = 0; rank < n; rank++) if (offered(groupOrder[rank])) size += 2 * (postOffsets[rank + 1] - postOffsets[rank]);
   const newValues = postings instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
-  const newOffsets = new Int32Array(n + 1);
+  const newOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1))); // shared, as the index's postings, to count on two threads
   // Values, then dimensions at valueCount + dim: the group's in `withoutOffers`.
   const stamp = new Int32Array(valueCount + index.dims.length).fill(-1);
   const marked = new Int32Array(index.dims.length).fill(-1); // the rank a dimension's marker was written for
@@ -114,7 +114,9 @@ function newValuesOf(index: ShopIndex, withoutOffers: Bitset): { newOffsets: Int
     }
     start = end;
   }
-  return { newOffsets, newValues: newValues.slice(0, at) };
+  const kept = postings instanceof Uint16Array ? new Uint16Array(new SharedArrayBuffer(2 * at)) : new Int32Array(new SharedArrayBuffer(4 * at));
+  kept.set(newValues.subarray(0, at));
+  return { newOffsets, newValues: kept };
 }
 
 /**
@@ -128,7 +130,8 @@ export type Offered = { ranks: Int32Array; docs: Int32Array; offers: Int32Array;
 /**
  * The facet counts (values, then presence markers) of the location-only result made of
  * `base.withoutOffers` and the offered documents at `offeredRanks`. `ranks`: an all-clear buffer
- * of the index's rank bits, left clear. `countOver(set, collapse, out)`: the engine's counting pass.
+ * of the index's rank bits, left clear. `countOver(set, collapse, out)`: the engine's counting pass;
+ * `count(task)`: the engine's way of running a counting task (on two threads for many documents).
  */
 export function locationCounts(
   index: ShopIndex,
@@ -137,6 +140,7 @@ export function locationCounts(
   collapse: boolean,
   ranks: Uint32Array,
   countOver: (set: Bitset, collapse: boolean, out: Int32Array) => void,
+  count: (task: CountTask, documents: number) => void,
 ): Int32Array {
   const kept = baseCounts(index, base, collapse, countOver);
   for (let i = 0; i < offeredRanks.length; i++) ranks[offeredRanks[i] >>> 5] |= 1 << (offeredRanks[i] & 31);
@@ -144,7 +148,7 @@ export function locationCounts(
   // offered documents are in the result, added to the kept counts. Otherwise every value and
   // excess marker of each offered document, counted apart and turned into presence, then added.
   const out = collapse ? kept.slice() : new Int32Array(kept.length);
-  countRanks({
+  count({
     ranks,
     fromWord: 0,
     toWord: ranks.length,
@@ -155,7 +159,9 @@ export function locationCounts(
     collapse,
     out,
     stamp: collapse ? new Int32Array(out.length).fill(-1) : null,
-    valueDim: null,
+    // New values' markers mean presence; without collapse, every document counts alone (which
+    // reads no dimension).
+    valueDim: collapse ? null : index.valueDim,
     pick: false,
     positionOfRank: null,
     values: null,
@@ -163,7 +169,7 @@ export function locationCounts(
     idRank: null,
     reps: null,
     positions: null,
-  });
+  }, offeredRanks.length);
   if (!collapse) {
     presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
     for (let i = 0; i < out.length; i++) out[i] += kept[i];

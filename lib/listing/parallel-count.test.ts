@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { bitCount } from './bitset';
 import { countRanks, type CountTask } from './count-kernel';
-import { countInParallel, sharedFor, splitWord } from './parallel-count';
+import { chunkBounds, countInParallel, sharedFor, workerChunksOfLastCall } from './parallel-count';
 
 const shared = <T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
 
@@ -36,27 +36,36 @@ function layout(n: number, seed: number) {
   return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
-it('splits a set where half its members are behind, at the start of a group', () => {
+it('cuts a set into chunks with their shares of its members behind them, each at the start of a group', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), (n, seed, density) => {
+    fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 20 }), (n, seed, density, chunks) => {
       const { index, random } = layout(n, seed);
       const ranks = new Uint32Array((n + 31) >>> 5);
       for (let rank = 0; rank < n; rank++) if (random() < density * density) ranks[rank >>> 5] |= 1 << (rank & 31);
-      const middle = splitWord(ranks, index.groupOfRank);
+      const bounds = chunkBounds(ranks, index.groupOfRank, chunks);
       const members = (from: number, to: number) => ranks.subarray(from, to).reduce((sum, word) => sum + bitCount(word), 0);
       const total = members(0, ranks.length);
-      expect(middle).toBeGreaterThanOrEqual(0);
-      expect(middle).toBeLessThanOrEqual(ranks.length);
-      // At least half behind it, and the word before it had fewer than half behind (before the move to a group's start).
-      expect(members(0, middle) * 2).toBeGreaterThanOrEqual(total);
-      const first = middle << 5;
-      if (middle > 0 && middle < ranks.length && first < n) expect(index.groupOfRank[first]).not.toBe(index.groupOfRank[first - 1]);
+      expect(bounds.length).toBe(chunks + 1);
+      expect(bounds[0]).toBe(0);
+      expect(bounds[chunks]).toBe(ranks.length);
+      for (let chunk = 1; chunk < chunks; chunk++) {
+        const bound = bounds[chunk];
+        expect(bound).toBeGreaterThanOrEqual(bounds[chunk - 1]);
+        expect(bound).toBeLessThanOrEqual(ranks.length);
+        // At least its share behind it; the word before the first with that share had less (before the move to a group's start).
+        expect(members(0, bound) * chunks).toBeGreaterThanOrEqual(total * chunk);
+        const first = bound << 5;
+        if (bound > 0 && bound < ranks.length && first < n) expect(index.groupOfRank[first]).not.toBe(index.groupOfRank[first - 1]);
+      }
     }),
     { numRuns: 300 },
   );
 });
 
 it('counts and picks (by kept position, or by sort key and id) on two threads exactly as on one', async () => {
+  let workerCounted = 0;
+  // Again until the worker has taken part (it takes chunks as soon as it wakes; a late one may find none left).
+  for (const deadline = Date.now() + 20_000; workerCounted === 0 && Date.now() < deadline; ) {
   for (const [n, density, collapse, pick, sign] of [
     [5000, 0.05, true, 'none', 1],
     [5000, 0.6, true, 'position', 1],
@@ -103,12 +112,15 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(picked, `n ${n} density ${density} pick ${pick}`).toBe(pickedAlone);
+    workerCounted += workerChunksOfLastCall();
     expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
     if (pick !== 'none') {
       if (pick === 'key') expect(pickedAlone).toBeGreaterThan(0);
       expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
       expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
     }
-    expect(ranks.every((word) => word === 0)).toBe(true); // both halves cleared
+    expect(ranks.every((word) => word === 0)).toBe(true); // every chunk cleared
   }
+  }
+  expect(workerCounted).toBeGreaterThan(0);
 });

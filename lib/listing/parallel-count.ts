@@ -4,12 +4,20 @@ import { bitCount } from './bitset';
 import { countRanks, KERNEL_SOURCE, type CountTask } from './count-kernel';
 
 // Counting a large result on two threads. The index keeps what counting reads in shared memory;
-// one counting worker per process counts the upper half of the set's ranks (split where a group
-// starts) while the calling thread counts the lower half, then its counts are added in and its
-// representatives marked. A query stays synchronous: the calling thread waits on an Atomics cell
-// for the worker's half (measured on these machines: two threads halve a count; the handoff costs
-// ~0.1 ms). Whenever the worker is not ready (starting, not yet holding the index or the order),
-// the calling thread counts alone.
+// the set's ranks are cut into chunks of about as many members (each starting where a group
+// starts), and one counting worker per process takes chunks while the calling thread takes
+// others, each the next one left; then the worker's counts are added in and its representatives
+// marked. A query stays synchronous. The calling thread never waits for the worker to start: a
+// worker woken late (on these machines it sometimes is, by ~10 ms) finds the chunks taken, and
+// the call waits at most for the chunk the worker is on (measured: two threads halve a count;
+// the handoff costs ~0.1 ms). Whenever the worker is not ready (starting, not yet holding the
+// index or the order), the calling thread counts alone.
+
+/**
+ * Postings other than the index's, laid out by rank as its are (a location query's new values,
+ * whose markers mean presence), in shared memory.
+ */
+export type OtherPostings = { id: number; postOffsets: Int32Array; postings: Uint16Array | Int32Array };
 
 /** What the worker needs of an index: its arrays, and where it leaves its half's results. */
 export type Shared = {
@@ -29,7 +37,7 @@ export type Shared = {
 const STATE = 0; // IDLE, TASK (posted), DONE
 const INDEX_LOADED = 1; // the id of the index the worker holds
 const POSITIONS_LOADED = 2; // the id of the kept order positions it holds
-const FROM_WORD = 3;
+const CHUNKS = 3; // how many chunks the task has (their bounds from BOUNDS on)
 const COLLAPSE = 4;
 const COUNTS = 5; // 1: count values (out), 0: pick only
 const PICK = 6;
@@ -37,9 +45,17 @@ const PICKED = 7; // the worker's representatives picked
 const VALUES_LOADED = 8; // the id of the sort keys it holds
 const BY_VALUES = 9; // 1: pick by the sort keys (then the id), 0: by position in the kept order
 const SIGN = 10; // the keys' direction: 1 ascending, -1 descending
+const POSTINGS_LOADED = 11; // the id of the other postings it holds
+const BY_OTHER_POSTINGS = 12; // 1: count the other postings (presence markers, no excess)
+const NEXT_CHUNK = 13; // the next chunk to take
+const TAKEN = 14; // how many chunks the worker took
+const BOUNDS = 16; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
+/** Chunks per task: the most the calling thread waits for is the one the worker is on. */
+export const CHUNKS_PER_TASK = 16;
 const IDLE = 0;
 const TASK = 1;
 const DONE = 2;
+const RUNNING = 3;
 
 /** The worker's program: the kernel from its source, and a loop waiting for tasks. */
 function workerSource(): string {
@@ -50,8 +66,12 @@ const control = workerData.control;
 let shared = null;
 let positionOfRank = null;
 let keys = null;
+let other = null;
 parentPort.on('message', (message) => {
-  if (message.type === 'index') {
+  if (message.type === 'postings') {
+    other = message.postings;
+    Atomics.store(control, ${POSTINGS_LOADED}, other.id);
+  } else if (message.type === 'index') {
     shared = message.shared;
     Atomics.store(control, ${INDEX_LOADED}, shared.id);
   } else if (message.type === 'positions') {
@@ -71,24 +91,38 @@ parentPort.on('message', (message) => {
       if (waiting.async) await waiting.value;
       continue;
     }
+    // Taken back by the calling thread (it did every chunk): nothing to do.
+    if (Atomics.compareExchange(control, ${STATE}, ${TASK}, ${RUNNING}) !== ${TASK}) continue;
     const counts = control[${COUNTS}] === 1;
     const pick = control[${PICK}] === 1;
     const byValues = pick && control[${BY_VALUES}] === 1;
+    const byOther = control[${BY_OTHER_POSTINGS}] === 1;
     if (counts) shared.out.fill(0);
     if (pick) {
       shared.reps.fill(0);
       shared.positions.fill(0);
     }
-    const picked = countRanks({
-      ranks: shared.ranks, fromWord: control[${FROM_WORD}], toWord: shared.ranks.length,
-      postOffsets: shared.postOffsets, postings: shared.postings, groupOfRank: shared.groupOfRank, groupOrder: shared.groupOrder,
+    const task = {
+      ranks: shared.ranks, fromWord: 0, toWord: 0,
+      postOffsets: byOther ? other.postOffsets : shared.postOffsets, postings: byOther ? other.postings : shared.postings,
+      groupOfRank: shared.groupOfRank, groupOrder: shared.groupOrder,
       collapse: control[${COLLAPSE}] === 1,
-      out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null, valueDim: shared.valueDim,
+      out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null, valueDim: byOther ? null : shared.valueDim,
       pick, positionOfRank: pick && !byValues ? positionOfRank : null,
       values: byValues ? keys.values : null, sign: control[${SIGN}], idRank: byValues ? keys.idRank : null,
       reps: pick ? shared.reps : null, positions: pick && !byValues ? shared.positions : null,
-    });
+    };
+    const chunks = control[${CHUNKS}];
+    let picked = 0;
+    let taken = 0;
+    for (let chunk = Atomics.add(control, ${NEXT_CHUNK}, 1); chunk < chunks; chunk = Atomics.add(control, ${NEXT_CHUNK}, 1)) {
+      task.fromWord = control[${BOUNDS} + chunk];
+      task.toWord = control[${BOUNDS} + chunk + 1];
+      picked += countRanks(task);
+      taken++;
+    }
     Atomics.store(control, ${PICKED}, picked);
+    Atomics.store(control, ${TAKEN}, taken);
     Atomics.store(control, ${STATE}, ${DONE});
     Atomics.notify(control, ${STATE});
   }
@@ -105,7 +139,7 @@ function counter(): Counter | null {
   const holder = globalThis as Holder;
   if (holder[KEY] === undefined) {
     try {
-      const control = new Int32Array(new SharedArrayBuffer(16 * 4));
+      const control = new Int32Array(new SharedArrayBuffer(4 * (BOUNDS + CHUNKS_PER_TASK + 1)));
       const worker = new Worker(workerSource(), { eval: true, workerData: { control } });
       worker.unref();
       const started: Counter = { worker, control, broken: false, used: false };
@@ -127,6 +161,12 @@ function counter(): Counter | null {
 const ids = new WeakMap<ArrayBufferLike, number>();
 let lastId = 0;
 const idOf = (buffer: ArrayBufferLike) => ids.get(buffer) ?? (ids.set(buffer, ++lastId), lastId);
+
+/** Other postings to count on two threads, or null when they are not in shared memory. */
+export function otherPostings(postOffsets: Int32Array, postings: Uint16Array | Int32Array): OtherPostings | null {
+  if (!(postOffsets.buffer instanceof SharedArrayBuffer) || !(postings.buffer instanceof SharedArrayBuffer)) return null;
+  return { id: idOf(postings.buffer), postOffsets, postings };
+}
 // Sort keys go with the ids that break their ties: one id per pair (the keys' values change from
 // query to query, not their memory).
 const keyIds = new WeakMap<ArrayBufferLike, { idRank: ArrayBufferLike; id: number }>();
@@ -147,14 +187,22 @@ function loaded(state: Counter, cell: number, id: number, send: () => void): boo
   return Atomics.load(state.control, cell) === id;
 }
 
+let workerChunks = 0;
+
+/** How many chunks the worker counted in the last call that counted on two threads (for tests). */
+export function workerChunksOfLastCall(): number {
+  return workerChunks;
+}
+
 /**
  * Runs `task` (over all of its ranks' words) on two threads; returns the representatives picked,
  * or null when it could not (the task is then untouched). `shared`: the index's shared arrays
- * (null: not in shared memory).
+ * (null: not in shared memory); `other`: the postings the task counts when not the index's.
  */
-export function countInParallel(task: CountTask, shared: Shared | null): number | null {
+export function countInParallel(task: CountTask, shared: Shared | null, other: OtherPostings | null = null): number | null {
   const state = counter();
-  if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks || task.valueDim !== shared.valueDim) return null;
+  if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
+  if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
@@ -163,6 +211,7 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
   const byValues = task.pick && !byPosition && inShared(values) && inShared(idRank);
   if (task.pick && !byPosition && !byValues) return null;
   if (!loaded(state, INDEX_LOADED, shared.id, () => state.worker.postMessage({ type: 'index', shared }))) return null;
+  if (other && !loaded(state, POSTINGS_LOADED, other.id, () => state.worker.postMessage({ type: 'postings', postings: other }))) return null;
   if (byPosition && positionOfRank) {
     const positionsId = idOf(positionOfRank.buffer);
     if (!loaded(state, POSITIONS_LOADED, positionsId, () => state.worker.postMessage({ type: 'positions', id: positionsId, positionOfRank }))) return null;
@@ -171,27 +220,38 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
     const valuesId = keysIdOf(values.buffer, idRank.buffer);
     if (!loaded(state, VALUES_LOADED, valuesId, () => state.worker.postMessage({ type: 'values', id: valuesId, values, idRank }))) return null;
   }
-  const middle = splitWord(task.ranks, task.groupOfRank);
+  const bounds = chunkBounds(task.ranks, task.groupOfRank, CHUNKS_PER_TASK);
   const { control } = state;
-  control[FROM_WORD] = middle;
+  control.set(bounds, BOUNDS);
+  control[CHUNKS] = CHUNKS_PER_TASK;
+  control[NEXT_CHUNK] = 0;
   control[COLLAPSE] = task.collapse ? 1 : 0;
   control[COUNTS] = task.out ? 1 : 0;
   control[PICK] = task.pick ? 1 : 0;
   control[BY_VALUES] = byValues ? 1 : 0;
   control[SIGN] = task.sign;
+  control[BY_OTHER_POSTINGS] = other ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
-  let picked = countRanks({ ...task, toWord: middle });
-  // The worker's half: it is counting now (a million documents take ~50 ms); a stuck worker is
-  // given up, and this query fails.
+  let picked = 0;
+  const mine = { ...task };
+  for (let chunk = Atomics.add(control, NEXT_CHUNK, 1); chunk < CHUNKS_PER_TASK; chunk = Atomics.add(control, NEXT_CHUNK, 1)) {
+    mine.fromWord = bounds[chunk];
+    mine.toWord = bounds[chunk + 1];
+    picked += countRanks(mine);
+  }
+  // Every chunk is taken. A worker that has not started is told not to; one that has finishes
+  // its last chunk (a stuck worker is given up, and this query fails).
+  workerChunks = 0;
+  if (Atomics.compareExchange(control, STATE, TASK, IDLE) === TASK) return picked;
   const deadline = performance.now() + 2_000;
-  while (Atomics.load(control, STATE) === TASK) {
+  while (Atomics.load(control, STATE) === RUNNING) {
     if (performance.now() > deadline) {
       state.broken = true;
       void state.worker.terminate();
       throw new Error('the counting worker did not answer');
     }
-    Atomics.wait(control, STATE, TASK, 100);
+    Atomics.wait(control, STATE, RUNNING, 100);
   }
   if (task.out) {
     const { out } = task;
@@ -202,6 +262,7 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
     if (task.positions) for (let w = 0; w < shared.positions.length; w++) task.positions[w] |= shared.positions[w];
     picked += Atomics.load(control, PICKED);
   }
+  workerChunks = Atomics.load(control, TAKEN);
   Atomics.store(control, STATE, IDLE);
   if (!state.used) {
     state.used = true;
@@ -211,17 +272,24 @@ export function countInParallel(task: CountTask, shared: Shared | null): number 
 }
 
 /**
- * Where the worker's half of a set starts: the first word with half the set's members behind it (a
- * set is rarely spread evenly over the ranks), moved on to the first word whose first rank starts
- * a group (a group's documents are counted by one thread).
+ * Where each of `chunks` chunks of a set's rank words starts (and, last, where the last ends): the
+ * first word with a chunk's share of the set's members behind it (a set is rarely spread evenly
+ * over the ranks), moved on to the first word whose first rank starts a group (a group's documents
+ * are counted by one thread).
  */
-export function splitWord(ranks: Uint32Array, groupOfRank: Int32Array): number {
+export function chunkBounds(ranks: Uint32Array, groupOfRank: Int32Array, chunks: number): Int32Array {
+  const bounds = new Int32Array(chunks + 1);
   let members = 0;
   for (let w = 0; w < ranks.length; w++) members += bitCount(ranks[w]);
-  let middle = 0;
-  for (let behind = 0; middle < ranks.length && behind * 2 < members; middle++) behind += bitCount(ranks[middle]);
-  while (middle < ranks.length && (middle << 5) < groupOfRank.length && groupOfRank[middle << 5] === groupOfRank[(middle << 5) - 1]) middle++;
-  return middle;
+  let word = 0;
+  let behind = 0;
+  for (let chunk = 1; chunk < chunks; chunk++) {
+    for (; word < ranks.length && behind * chunks < members * chunk; word++) behind += bitCount(ranks[word]);
+    for (; word < ranks.length && (word << 5) < groupOfRank.length && groupOfRank[word << 5] === groupOfRank[(word << 5) - 1]; word++) behind += bitCount(ranks[word]);
+    bounds[chunk] = word;
+  }
+  bounds[chunks] = ranks.length;
+  return bounds;
 }
 
 /** The shared arrays an index's counting reads and the worker's result buffers; null unless the index keeps them in shared memory. */
