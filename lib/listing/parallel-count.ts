@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
 import { bitCount } from './bitset';
 import { countRanks, KERNEL_SOURCE, type CountTask } from './count-kernel';
@@ -57,80 +57,102 @@ const TASK = 1;
 const DONE = 2;
 const RUNNING = 3;
 
-/** The worker's program: the kernel from its source, and a loop waiting for tasks. */
+/**
+ * The worker's program: the kernel from its source, and a loop waiting for tasks. It blocks on the
+ * state cell (Atomics.wait wakes it at once; an event loop's wake-up, promise and garbage collector
+ * took ~10 ms now and then) and takes the arrays it is sent off its port synchronously when woken.
+ * Nothing is allocated per task, so it never collects garbage while the calling thread waits.
+ */
 function workerSource(): string {
   return `
-const { parentPort, workerData } = require('node:worker_threads');
+const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 ${KERNEL_SOURCE}
-const control = workerData.control;
+const { control, port } = workerData;
 let shared = null;
 let positionOfRank = null;
 let keys = null;
 let other = null;
-parentPort.on('message', (message) => {
-  if (message.type === 'postings') {
-    other = message.postings;
-    Atomics.store(control, ${POSTINGS_LOADED}, other.id);
-  } else if (message.type === 'index') {
-    shared = message.shared;
-    Atomics.store(control, ${INDEX_LOADED}, shared.id);
-  } else if (message.type === 'positions') {
-    positionOfRank = message.positionOfRank;
-    Atomics.store(control, ${POSITIONS_LOADED}, message.id);
-  } else {
-    keys = { values: message.values, idRank: message.idRank };
-    Atomics.store(control, ${VALUES_LOADED}, message.id);
+let stamp = null;
+const task = {
+  ranks: null, fromWord: 0, toWord: 0, postOffsets: null, postings: null, groupOfRank: null, groupOrder: null,
+  collapse: false, out: null, stamp: null, valueDim: null,
+  pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null,
+};
+function takeMessages() {
+  for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
+    const message = received.message;
+    if (message.type === 'postings') {
+      other = message.postings;
+      Atomics.store(control, ${POSTINGS_LOADED}, other.id);
+    } else if (message.type === 'index') {
+      shared = message.shared;
+      stamp = new Int32Array(shared.out.length);
+      Atomics.store(control, ${INDEX_LOADED}, shared.id);
+    } else if (message.type === 'positions') {
+      positionOfRank = message.positionOfRank;
+      Atomics.store(control, ${POSITIONS_LOADED}, message.id);
+    } else {
+      keys = { values: message.values, idRank: message.idRank };
+      Atomics.store(control, ${VALUES_LOADED}, message.id);
+    }
+    Atomics.notify(control, ${INDEX_LOADED});
   }
-  Atomics.notify(control, ${INDEX_LOADED});
-});
-(async () => {
-  for (;;) {
-    const state = Atomics.load(control, ${STATE});
-    if (state !== ${TASK}) {
-      const waiting = Atomics.waitAsync(control, ${STATE}, state);
-      if (waiting.async) await waiting.value;
-      continue;
-    }
-    // Taken back by the calling thread (it did every chunk): nothing to do.
-    if (Atomics.compareExchange(control, ${STATE}, ${TASK}, ${RUNNING}) !== ${TASK}) continue;
-    const counts = control[${COUNTS}] === 1;
-    const pick = control[${PICK}] === 1;
-    const byValues = pick && control[${BY_VALUES}] === 1;
-    const byOther = control[${BY_OTHER_POSTINGS}] === 1;
-    if (counts) shared.out.fill(0);
-    if (pick) {
-      shared.reps.fill(0);
-      shared.positions.fill(0);
-    }
-    const task = {
-      ranks: shared.ranks, fromWord: 0, toWord: 0,
-      postOffsets: byOther ? other.postOffsets : shared.postOffsets, postings: byOther ? other.postings : shared.postings,
-      groupOfRank: shared.groupOfRank, groupOrder: shared.groupOrder,
-      collapse: control[${COLLAPSE}] === 1,
-      out: counts ? shared.out : null, stamp: counts ? new Int32Array(shared.out.length).fill(-1) : null, valueDim: byOther ? null : shared.valueDim,
-      pick, positionOfRank: pick && !byValues ? positionOfRank : null,
-      values: byValues ? keys.values : null, sign: control[${SIGN}], idRank: byValues ? keys.idRank : null,
-      reps: pick ? shared.reps : null, positions: pick && !byValues ? shared.positions : null,
-    };
-    const chunks = control[${CHUNKS}];
-    let picked = 0;
-    let taken = 0;
-    for (let chunk = Atomics.add(control, ${NEXT_CHUNK}, 1); chunk < chunks; chunk = Atomics.add(control, ${NEXT_CHUNK}, 1)) {
-      task.fromWord = control[${BOUNDS} + chunk];
-      task.toWord = control[${BOUNDS} + chunk + 1];
-      picked += countRanks(task);
-      taken++;
-    }
-    Atomics.store(control, ${PICKED}, picked);
-    Atomics.store(control, ${TAKEN}, taken);
-    Atomics.store(control, ${STATE}, ${DONE});
-    Atomics.notify(control, ${STATE});
+}
+for (;;) {
+  takeMessages();
+  const state = Atomics.load(control, ${STATE});
+  if (state !== ${TASK}) {
+    Atomics.wait(control, ${STATE}, state, 1000);
+    continue;
   }
-})();
+  // Taken back by the calling thread (it did every chunk): nothing to do.
+  if (Atomics.compareExchange(control, ${STATE}, ${TASK}, ${RUNNING}) !== ${TASK}) continue;
+  const counts = control[${COUNTS}] === 1;
+  const pick = control[${PICK}] === 1;
+  const byValues = pick && control[${BY_VALUES}] === 1;
+  const byOther = control[${BY_OTHER_POSTINGS}] === 1;
+  if (counts) {
+    shared.out.fill(0);
+    stamp.fill(-1);
+  }
+  if (pick) {
+    shared.reps.fill(0);
+    shared.positions.fill(0);
+  }
+  task.ranks = shared.ranks;
+  task.postOffsets = byOther ? other.postOffsets : shared.postOffsets;
+  task.postings = byOther ? other.postings : shared.postings;
+  task.groupOfRank = shared.groupOfRank;
+  task.groupOrder = shared.groupOrder;
+  task.collapse = control[${COLLAPSE}] === 1;
+  task.out = counts ? shared.out : null;
+  task.stamp = counts ? stamp : null;
+  task.valueDim = byOther ? null : shared.valueDim;
+  task.pick = pick;
+  task.positionOfRank = pick && !byValues ? positionOfRank : null;
+  task.values = byValues ? keys.values : null;
+  task.sign = control[${SIGN}];
+  task.idRank = byValues ? keys.idRank : null;
+  task.reps = pick ? shared.reps : null;
+  task.positions = pick && !byValues ? shared.positions : null;
+  const chunks = control[${CHUNKS}];
+  let picked = 0;
+  let taken = 0;
+  for (let chunk = Atomics.add(control, ${NEXT_CHUNK}, 1); chunk < chunks; chunk = Atomics.add(control, ${NEXT_CHUNK}, 1)) {
+    task.fromWord = control[${BOUNDS} + chunk];
+    task.toWord = control[${BOUNDS} + chunk + 1];
+    picked += countRanks(task);
+    taken++;
+  }
+  Atomics.store(control, ${PICKED}, picked);
+  Atomics.store(control, ${TAKEN}, taken);
+  Atomics.store(control, ${STATE}, ${DONE});
+  Atomics.notify(control, ${STATE});
+}
 `;
 }
 
-type Counter = { worker: Worker; control: Int32Array; broken: boolean; used: boolean };
+type Counter = { worker: Worker; control: Int32Array; port: MessagePort; broken: boolean; used: boolean };
 
 const KEY = Symbol.for('vitrine.counting-worker');
 type Holder = { [KEY]?: Counter | null };
@@ -140,9 +162,11 @@ function counter(): Counter | null {
   if (holder[KEY] === undefined) {
     try {
       const control = new Int32Array(new SharedArrayBuffer(4 * (BOUNDS + CHUNKS_PER_TASK + 1)));
-      const worker = new Worker(workerSource(), { eval: true, workerData: { control } });
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(workerSource(), { eval: true, workerData: { control, port: port2 }, transferList: [port2] });
       worker.unref();
-      const started: Counter = { worker, control, broken: false, used: false };
+      port1.unref();
+      const started: Counter = { worker, control, port: port1, broken: false, used: false };
       worker.on('error', (error) => {
         started.broken = true;
         log(`the counting worker failed (counting goes on in one thread): ${String(error)}`);
@@ -178,9 +202,10 @@ function keysIdOf(values: ArrayBufferLike, idRank: ArrayBufferLike): number {
 }
 
 /** Whether the worker holds these (sending them once and waiting a little for it). */
-function loaded(state: Counter, cell: number, id: number, send: () => void): boolean {
+function loaded(state: Counter, cell: number, id: number, message: unknown): boolean {
   if (Atomics.load(state.control, cell) === id) return true;
-  send();
+  state.port.postMessage(message);
+  Atomics.notify(state.control, STATE); // the worker takes its messages when woken
   // The worker takes messages while it waits for tasks: a few milliseconds at most.
   const deadline = performance.now() + 50;
   while (Atomics.load(state.control, cell) !== id && performance.now() < deadline) Atomics.wait(state.control, INDEX_LOADED, Atomics.load(state.control, INDEX_LOADED), 5);
@@ -210,15 +235,15 @@ export function countInParallel(task: CountTask, shared: Shared | null, other: O
   const byPosition = task.pick && inShared(positionOfRank);
   const byValues = task.pick && !byPosition && inShared(values) && inShared(idRank);
   if (task.pick && !byPosition && !byValues) return null;
-  if (!loaded(state, INDEX_LOADED, shared.id, () => state.worker.postMessage({ type: 'index', shared }))) return null;
-  if (other && !loaded(state, POSTINGS_LOADED, other.id, () => state.worker.postMessage({ type: 'postings', postings: other }))) return null;
+  if (!loaded(state, INDEX_LOADED, shared.id, { type: 'index', shared })) return null;
+  if (other && !loaded(state, POSTINGS_LOADED, other.id, { type: 'postings', postings: other })) return null;
   if (byPosition && positionOfRank) {
     const positionsId = idOf(positionOfRank.buffer);
-    if (!loaded(state, POSITIONS_LOADED, positionsId, () => state.worker.postMessage({ type: 'positions', id: positionsId, positionOfRank }))) return null;
+    if (!loaded(state, POSITIONS_LOADED, positionsId, { type: 'positions', id: positionsId, positionOfRank })) return null;
   }
   if (byValues && values && idRank) {
     const valuesId = keysIdOf(values.buffer, idRank.buffer);
-    if (!loaded(state, VALUES_LOADED, valuesId, () => state.worker.postMessage({ type: 'values', id: valuesId, values, idRank }))) return null;
+    if (!loaded(state, VALUES_LOADED, valuesId, { type: 'values', id: valuesId, values, idRank })) return null;
   }
   const bounds = chunkBounds(task.ranks, task.groupOfRank, CHUNKS_PER_TASK);
   const { control } = state;
