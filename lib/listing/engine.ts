@@ -6,6 +6,7 @@ import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, otherPostings, sharedFor, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
+import { Buffers } from './buffers';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
 // bitsets; facets are counted over the whole result, each selected dimension disjunctively (with
@@ -212,10 +213,13 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
     ranks = found.slice(0, count);
     offers = chosen.slice(0, count);
   } else if (listsOf(index, mask).length <= mergeListsUpTo) {
-    // The few lists merged, each in rank order: one pass each, front to back.
-    ranks = new Int32Array(0);
-    offers = new Int32Array(0);
-    for (const list of listsOf(index, mask)) ({ ranks, offers } = mergeOffers(index, ranks, offers, list));
+    // The few lists merged, each in rank order: one pass each, front to back (the first list's
+    // offers are themselves: a view of the index's).
+    const [first = new Int32Array(0), ...rest] = listsOf(index, mask);
+    offers = first;
+    ranks = new Int32Array(first.length);
+    for (let i = 0; i < first.length; i++) ranks[i] = offerRank[first[i]];
+    for (const list of rest) ({ ranks, offers } = mergeOffers(index, ranks, offers, list));
   } else {
     // `best` (by rank) is all -1, and left so. The ranks found are marked in a bitset, read in order.
     const found = emptySet(index.n);
@@ -380,9 +384,11 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
  * and frequent full collections). Queries run synchronously, one at a time, so one set is enough.
  */
 // `ranks` in shared memory (the counting worker reads it); `prices`: made when a query with
-// locations first needs it (8 MB at a million products); `parallelFrom`: the query's.
+// locations first needs it (8 MB at a million products); `buffers`: the rest, each made when a
+// query first needs it; `parallelFrom`: the query's.
 type Work = {
   ranks: Bitset;
+  buffers: Buffers;
   repSet: Bitset;
   positions: Bitset;
   prices: Float64Array | null;
@@ -397,6 +403,7 @@ function workOf(index: ShopIndex): Work {
   if (!work) {
     work = {
       ranks: new Uint32Array(new SharedArrayBuffer(4 * ((index.n + 31) >>> 5))),
+      buffers: new Buffers(),
       repSet: emptySet(index.n),
       positions: emptySet(index.n),
       prices: null,
@@ -929,20 +936,12 @@ function walkToPage(index: ShopIndex, walk: Walk, set: Bitset, collapse: boolean
 function locationPage(index: ShopIndex, result: LocationShown, walk: Walk, byOffers: KeyOrder | null, want: number): Int32Array {
   const { kept, added } = result;
   if (!byOffers) {
-    const reps = kept.slice();
+    const reps = workOf(index).buffers.copy('page representatives', kept);
     for (let i = 0; i < added.length; i++) add(reps, added[i]);
     return walkToPage(index, walk, reps, false, want);
   }
-  // The first `want` offered ones in order (their places in `added`).
   const addedKeys = result.addedKeys!;
-  const inOrder = (a: number, b: number) => (before(byOffers, addedKeys[a], added[a], addedKeys[b], added[b]) ? -1 : a === b ? 0 : 1);
-  let head = new Int32Array(added.length);
-  for (let i = 0; i < head.length; i++) head[i] = i;
-  if (head.length > want) {
-    selectFirst(head, want, inOrder);
-    head = head.subarray(0, want);
-  }
-  head.sort(inOrder);
+  const head = firstAdded(byOffers, addedKeys, added, want);
   const out = new Int32Array(want);
   const values = byOffers.values;
   let found = 0;
@@ -956,6 +955,38 @@ function locationPage(index: ShopIndex, result: LocationShown, walk: Walk, byOff
   }
   while (found < want && next < head.length) out[found++] = added[head[next++]];
   return out;
+}
+
+/**
+ * The places in `added` (keys in `keys`) of the first `want` of them in `order`, in that order: a
+ * heap of the first found so far, the last of them on top, turns most away with one comparison.
+ */
+export function firstAdded(order: KeyOrder, keys: Float64Array, added: Int32Array, want: number): Int32Array {
+  const size = Math.min(want, added.length);
+  const heap = new Int32Array(size);
+  // Whether the product at place a comes after the one at b (the heap's order).
+  const after = (a: number, b: number) => before(order, keys[b], added[b], keys[a], added[a]);
+  const siftDown = (from: number) => {
+    const item = heap[from];
+    let at = from;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && after(heap[child + 1], heap[child])) child++;
+      if (!after(heap[child], item)) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = item;
+  };
+  for (let i = 0; i < size; i++) heap[i] = i;
+  for (let at = (size >>> 1) - 1; at >= 0; at--) siftDown(at);
+  for (let i = size; i < added.length; i++) {
+    if (!before(order, keys[i], added[i], keys[heap[0]], added[heap[0]])) continue;
+    heap[0] = i;
+    siftDown(0);
+  }
+  return heap.sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0));
 }
 
 /** Whether products' keys in this order depend on the locations (their offers' prices). */
@@ -982,12 +1013,12 @@ function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHit
 }
 
 /** The offered documents of a location-only result (in stock, with `available`), their offers and sort keys. */
-function offeredOf(index: ShopIndex, located: Located, available: boolean, sortBy: SortKey): Offered {
+function offeredOf(index: ShopIndex, located: Located, available: boolean, sortBy: SortKey, buffers: Buffers): Offered {
   const { ranks: locatedRanks, offers: best } = located;
   const { groupOrder } = index;
-  const ranks = new Int32Array(locatedRanks.length);
-  const docs = new Int32Array(locatedRanks.length);
-  const offers = new Int32Array(locatedRanks.length);
+  const ranks = buffers.int32('offered ranks', locatedRanks.length);
+  const docs = buffers.int32('offered docs', locatedRanks.length);
+  const offers = buffers.int32('offered offers', locatedRanks.length);
   let count = 0;
   for (let i = 0; i < locatedRanks.length; i++) {
     const doc = groupOrder[locatedRanks[i]];
@@ -1000,7 +1031,7 @@ function offeredOf(index: ShopIndex, located: Located, available: boolean, sortB
   let keys: Float64Array | null = null;
   if (locationKeyed(sortBy)) {
     const column = sortBy === 'price' ? index.offerPrice : index.offerDiscount;
-    keys = new Float64Array(count);
+    keys = buffers.float64('offered keys', count);
     for (let i = 0; i < count; i++) keys[i] = column[offers[i]];
   }
   return { ranks: ranks.subarray(0, count), docs: docs.subarray(0, count), offers: offers.subarray(0, count), keys };
@@ -1037,12 +1068,13 @@ export function runListing(
   search: SearchHits | null,
   { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO } = {},
 ): EngineResult {
+  const { buffers } = workOf(index);
   workOf(index).parallelFrom = parallelFrom;
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
   // Filters every facet sees.
-  const base = query.available ? index.available.slice() : fullSet(n);
+  const base = query.available ? buffers.copy('base', index.available) : fullSet(n);
   let narrowed = false;
   const narrow = (set: Bitset) => {
     intersectInto(base, set);
@@ -1096,7 +1128,7 @@ export function runListing(
   select(DIM_SIZE, query.sizes);
   for (const [name, values] of query.filters) select(index.dimByKey.get(`param:${name}`), values);
 
-  const matched = base.slice();
+  const matched = buffers.copy('matched', base);
   for (const set of selections.values()) intersectInto(matched, set);
 
   // The order, and what is kept of this filter set in it: the result's size and price statistics
@@ -1130,7 +1162,7 @@ export function runListing(
   let offered: Offered | null = null;
   if (located) {
     const location = locationBase(index, query.available);
-    offered = offeredOf(index, located, query.available, sortBy);
+    offered = offeredOf(index, located, query.available, sortBy, buffers);
     if (known) ({ counts, present, requests } = known);
     else {
       const all = locationCounts(
@@ -1154,7 +1186,7 @@ export function runListing(
     }
     const byOrder = orderedWalk(index, sortBy, query.sortDir);
     const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
-    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder, keyOrder, !locationKeyed(sortBy));
+    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder, keyOrder, !locationKeyed(sortBy), buffers);
     if (!shown) {
       shown = { total: result.total, stats: result.stats };
       keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);

@@ -1,5 +1,6 @@
 import { cardinality, emptySet, intersectInto, type Bitset } from './bitset';
 import { FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import type { Buffers } from './buffers';
 import { presenceFromExcess, type CountTask } from './count-kernel';
 import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
 
@@ -34,11 +35,12 @@ export type LocationBase = {
 };
 
 /**
- * Per group, three numbers side by side: its representative (-1: none), that one's key and id
- * rank, or for an order the locations do not change (`byPosition`), its position in the kept
- * order. A query reads them in group order (its offered documents' rank order), so front to back.
+ * Per group, side by side: its representative (-1: none) and that one's key and id rank
+ * (`byKey`), or for an order the locations do not change, its position in the kept order
+ * (`byPosition`, two whole numbers a group: a third of the bytes to read). A query reads them in
+ * group order (its offered documents' rank order), so front to back.
  */
-type Representatives = { packed: Float64Array; set: Bitset; total: number };
+type Representatives = { byKey: Float64Array | null; byPosition: Int32Array | null; set: Bitset; total: number };
 
 /**
  * The location base of an index for a stock rule, made on first use and kept with the index (an
@@ -196,23 +198,30 @@ export function baseCounts(index: ShopIndex, base: LocationBase, collapse: boole
 export function representatives(index: ShopIndex, base: LocationBase, orderKey: string, order: Int32Array, values: Float64Array, byPosition: boolean): Representatives {
   let kept = base.representatives.get(orderKey);
   if (!kept) {
-    const packed = new Float64Array(3 * base.groupCount);
-    for (let group = 0; group < base.groupCount; group++) packed[3 * group] = -1;
+    const byKey = byPosition ? null : new Float64Array(3 * base.groupCount).fill(-1);
+    const positions = byPosition ? new Int32Array(2 * base.groupCount).fill(-1) : null;
     const set = emptySet(index.n);
     const { groupOf, idRank } = index;
     const withoutOffers = base.withoutOffers;
     let total = 0;
     for (let k = 0; k < order.length; k++) {
       const doc = order[k];
-      const at = 3 * groupOf[doc];
-      if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0 || packed[at] >= 0) continue;
-      packed[at] = doc;
-      packed[at + 1] = byPosition ? k : values[doc];
-      packed[at + 2] = idRank[doc];
+      if ((withoutOffers[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      const group = groupOf[doc];
+      if (positions) {
+        if (positions[2 * group] >= 0) continue;
+        positions[2 * group] = doc;
+        positions[2 * group + 1] = k;
+      } else {
+        if (byKey![3 * group] >= 0) continue;
+        byKey![3 * group] = doc;
+        byKey![3 * group + 1] = values[doc];
+        byKey![3 * group + 2] = idRank[doc];
+      }
       set[doc >>> 5] |= 1 << (doc & 31);
       total++;
     }
-    kept = { packed, set, total };
+    kept = { byKey, byPosition: positions, set, total };
     base.representatives.set(orderKey, kept);
   }
   return kept;
@@ -226,7 +235,7 @@ export function representatives(index: ShopIndex, base: LocationBase, orderKey: 
  */
 export type LocationShown = {
   total: number;
-  kept: Bitset; // not to be changed (it may be the base's own set)
+  kept: Bitset; // not to be changed (it may be the base's own set, or a buffer of the query's)
   added: Int32Array;
   addedKeys: Float64Array | null; // null: the order's keys are the base ones
   stats: PriceStats | null;
@@ -237,7 +246,9 @@ export type KeyOrder = { values: Float64Array; sign: number; idRank: Int32Array 
 
 /** Whether document x (key xKey) comes before document y (key yKey). */
 export function before(order: KeyOrder, xKey: number, x: number, yKey: number, y: number): boolean {
-  return rankedBefore(order.sign, xKey, order.idRank[x], yKey, order.idRank[y]);
+  // Id ranks (scattered) are read only on a tie.
+  const byKeys = compareKeys(order.sign, xKey, yKey);
+  return byKeys === 0 ? order.idRank[x] < order.idRank[y] : byKeys < 0;
 }
 
 /** -1 when key x comes first in the order of `sign`, 1 when y does, 0 on a tie (missing keys last). */
@@ -246,16 +257,6 @@ function compareKeys(sign: number, x: number, y: number): number {
   if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
   if (Number.isNaN(y)) return -1;
   return (sign > 0 ? x < y : x > y) ? -1 : 1;
-}
-
-/** The same, by keys and id ranks. */
-function rankedBefore(sign: number, xKey: number, xRank: number, yKey: number, yRank: number): boolean {
-  if (xKey !== yKey) {
-    if (Number.isNaN(xKey)) return Number.isNaN(yKey) && xRank < yRank;
-    if (Number.isNaN(yKey)) return true;
-    return sign > 0 ? xKey < yKey : xKey > yKey;
-  }
-  return xRank < yRank;
 }
 
 /**
@@ -274,14 +275,15 @@ export function locationShown(
   walk: { order: Int32Array; positionOfRank: Int32Array },
   keyOrder: KeyOrder,
   byPosition: boolean,
+  buffers: Buffers,
 ): LocationShown {
   const { ranks, docs, offers, keys } = offered;
   const { offerPrice } = index;
   const count = docs.length;
   // The offered documents that stand for their groups, with their keys and prices.
-  let added = new Int32Array(count);
-  let addedKeys = keys && new Float64Array(count);
-  let prices = new Float64Array(count);
+  let added = buffers.int32('added', count);
+  let addedKeys = keys && buffers.float64('added keys', count);
+  let prices = buffers.float64('added prices', count);
   let taken = 0;
   let kept: Bitset;
   let keptCount: number;
@@ -294,8 +296,8 @@ export function locationShown(
     taken = count;
   } else {
     const reps = representatives(index, base, orderKey, walk.order, keyOrder.values, byPosition);
-    const { packed } = reps;
-    kept = reps.set.slice();
+    const { byKey, byPosition: repPositions } = reps;
+    kept = buffers.copy('kept representatives', reps.set);
     keptCount = reps.total;
     // Group by group (a group's offered documents are side by side, and the kept representatives
     // are read front to back): its best offered document, then against the kept one. By keys,
@@ -306,10 +308,9 @@ export function locationShown(
     if (!byPosition && !keys) throw new Error('an order by the offers needs their keys');
     for (let i = 0; i < count; ) {
       const group = groupOfRank[ranks[i]];
-      const at = 3 * group;
-      const was = packed[at];
+      let was: number;
       let best = i++;
-      if (byPosition) {
+      if (repPositions) {
         let bestPosition = positionOfRank[ranks[best]];
         for (; i < count && groupOfRank[ranks[i]] === group; i++) {
           const position = positionOfRank[ranks[i]];
@@ -318,15 +319,18 @@ export function locationShown(
             bestPosition = position;
           }
         }
-        if (was >= 0 && packed[at + 1] < bestPosition) continue;
+        was = repPositions[2 * group];
+        if (was >= 0 && repPositions[2 * group + 1] < bestPosition) continue;
       } else {
         for (; i < count && groupOfRank[ranks[i]] === group; i++) {
           const order = compareKeys(sign, keys![i], keys![best]);
           if (order < 0 || (order === 0 && idRank[docs[i]] < idRank[docs[best]])) best = i;
         }
+        const at = 3 * group;
+        was = byKey![at];
         if (was >= 0) {
-          const order = compareKeys(sign, keys![best], packed[at + 1]);
-          if (order > 0 || (order === 0 && idRank[docs[best]] > packed[at + 2])) continue;
+          const order = compareKeys(sign, keys![best], byKey![at + 1]);
+          if (order > 0 || (order === 0 && idRank[docs[best]] > byKey![at + 2])) continue;
         }
       }
       if (was >= 0) {
@@ -341,6 +345,6 @@ export function locationShown(
     addedKeys = addedKeys && addedKeys.subarray(0, taken);
     prices = prices.subarray(0, taken);
   }
-  const stats = priceStatsOfSetAnd(index.price, kept, keptCount, sortPrices(prices));
+  const stats = priceStatsOfSetAnd(index.price, kept, keptCount, sortPrices(prices, buffers), buffers);
   return { total: keptCount + taken, kept, added, addedKeys, stats };
 }

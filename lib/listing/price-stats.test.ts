@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { add, emptySet } from './bitset';
+import { Buffers } from './buffers';
 import { priceStats, priceStatsOfSet, priceStatsOfSetAnd, sortPrices } from './price-stats';
 
 const price = fc.oneof(
@@ -85,5 +86,25 @@ it('sorts prices in whole cents by their cents exactly as a typed array sorts th
       expect(sortPrices(prices)).toEqual(expected);
     }),
     { numRuns: 300 },
+  );
+});
+
+it('sorts and counts the same with work arrays kept from earlier calls', () => {
+  const buffers = new Buffers();
+  const cents = fc.integer({ min: 0, max: 10_000_000 }).map((c) => c / 100);
+  const list = fc.array(fc.oneof(cents, fc.double({ min: 0, max: 1e9, noNaN: true })), { minLength: 200, maxLength: 900 });
+  fc.assert(
+    fc.property(fc.array(list, { minLength: 2, maxLength: 4 }), fc.array(fc.boolean(), { minLength: 900, maxLength: 900 }), (lists, chosen) => {
+      for (const values of lists) {
+        const prices = Float64Array.from(values);
+        expect(sortPrices(prices.slice(), buffers)).toEqual(prices.slice().sort());
+        const sorted = prices.slice().sort();
+        const set = emptySet(sorted.length);
+        sorted.forEach((_, doc) => chosen[doc] && add(set, doc));
+        const count = chosen.slice(0, sorted.length).filter(Boolean).length;
+        expect(priceStatsOfSetAnd(sorted, set, count, sorted.slice(0, 50), buffers)).toEqual(priceStatsOfSetAnd(sorted, set, count, sorted.slice(0, 50)));
+      }
+    }),
+    { numRuns: 200 },
   );
 });

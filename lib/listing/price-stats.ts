@@ -1,4 +1,5 @@
 import { bitCount, type Bitset } from './bitset';
+import type { Buffers } from './buffers';
 
 // price_range, price_median and price_ranges of a result (CONTRACT §4), from its products' prices.
 
@@ -110,10 +111,10 @@ export function priceStatsOfSet(prices: Float64Array, set: Bitset, count: number
  * query's result, whose products without offers keep their base prices while the others come with
  * their offers' prices.
  */
-export function priceStatsOfSetAnd(prices: Float64Array, set: Bitset, count: number, more: Float64Array): PriceStats | null {
+export function priceStatsOfSetAnd(prices: Float64Array, set: Bitset, count: number, more: Float64Array, buffers?: Buffers): PriceStats | null {
   const total = count + more.length;
   if (total === 0) return null;
-  const members = new Members(set);
+  const members = new Members(set, buffers?.int32('members before', set.length + 1));
   const min = Math.min(count ? prices[members.nth(0)] : Infinity, more.length ? more[0] : Infinity);
   const max = Math.max(count ? prices[members.nth(count - 1)] : -Infinity, more.length ? more[more.length - 1] : -Infinity);
   const range = { min: Math.floor(min), max: Math.ceil(max) };
@@ -159,8 +160,13 @@ export function priceStatsOfSetAnd(prices: Float64Array, set: Bitset, count: num
 class Members {
   private readonly before: Int32Array;
 
-  constructor(private readonly set: Bitset) {
-    this.before = new Int32Array(set.length + 1);
+  /** `before`: where to keep the counts (the set's length + 1), else made. */
+  constructor(
+    private readonly set: Bitset,
+    before?: Int32Array,
+  ) {
+    this.before = before ?? new Int32Array(set.length + 1);
+    this.before[0] = 0;
     for (let w = 0; w < set.length; w++) this.before[w + 1] = this.before[w] + bitCount(set[w]);
   }
 
@@ -192,22 +198,26 @@ class Members {
  * 12 bits below 167,772.16); other positive numbers (and zeros) by their bits, which order as the
  * numbers do (four passes of 16 bits). Anything else falls back to that sort.
  */
-export function sortPrices(prices: Float64Array): Float64Array {
+export function sortPrices(prices: Float64Array, buffers?: Buffers): Float64Array {
   for (let i = 0; i < prices.length; i++) {
     const price = prices[i];
     if (!(price >= 0) || (price === 0 && 1 / price < 0)) return prices.sort();
   }
   if (prices.length < 256) return prices.sort();
-  return sortCents(prices) ?? sortBits(prices);
+  // The radix sorts' work arrays: the buffers', else made.
+  const work = (name: string, length: number) => buffers?.uint32(name, length) ?? new Uint32Array(length);
+  return sortCents(prices, work) ?? sortBits(prices, work);
 }
+
+type WorkArrays = (name: string, length: number) => Uint32Array;
 
 /**
  * Non-negative prices that are all whole numbers of cents below 2^32 cents, sorted by them (a
  * number of cents that gives the price back exactly stands for that price alone, and cents order
  * as prices do); null, untouched, when one is not.
  */
-function sortCents(prices: Float64Array): Float64Array | null {
-  let from = new Uint32Array(prices.length);
+function sortCents(prices: Float64Array, work: WorkArrays): Float64Array | null {
+  let from = work('sort from', prices.length);
   let max = 0;
   for (let i = 0; i < prices.length; i++) {
     const cents = Math.round(prices[i] * 100);
@@ -219,7 +229,7 @@ function sortCents(prices: Float64Array): Float64Array | null {
   const passes = Math.max(1, Math.ceil(bits / 12));
   const width = Math.ceil(bits / passes);
   const mask = (1 << width) - 1;
-  let to = new Uint32Array(prices.length);
+  let to = work('sort to', prices.length);
   const counts = new Int32Array(1 << width);
   for (let shift = 0; shift < passes * width; shift += width) {
     counts.fill(0);
@@ -237,10 +247,11 @@ function sortCents(prices: Float64Array): Float64Array | null {
 }
 
 /** Non-negative prices (zeros are +0) sorted by their bits: four passes of 16 bits. */
-function sortBits(prices: Float64Array): Float64Array {
+function sortBits(prices: Float64Array, work: WorkArrays): Float64Array {
   const words = new Uint32Array(prices.buffer, prices.byteOffset, prices.length * 2); // low, high per price (little-endian)
-  let from = Uint32Array.from(words);
-  let to = new Uint32Array(from.length);
+  let from = work('sort from', words.length);
+  from.set(words);
+  let to = work('sort to', from.length);
   const counts = new Int32Array(1 << 16);
   for (let pass = 0; pass < 4; pass++) {
     const word = pass >> 1;
