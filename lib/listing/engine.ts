@@ -55,8 +55,9 @@ export type EngineResult = {
 
 export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null };
 
-export function union(index: ShopIndex, values: (number | undefined)[]): Bitset {
-  const set = emptySet(index.n);
+/** The documents with any of `values`; `into`: an array of the index's set size to write them in (cleared first), else made. */
+export function union(index: ShopIndex, values: (number | undefined)[], into?: Bitset): Bitset {
+  const set = into ? into.fill(0) : emptySet(index.n);
   for (const value of values) {
     if (value === undefined) continue;
     for (let p = index.invOffsets[value]; p < index.invOffsets[value + 1]; p++) add(set, index.invDocs[p]);
@@ -327,8 +328,9 @@ function upperBound(values: Float64Array, target: number): number {
   return lo;
 }
 
-export function priceFilter(index: ShopIndex, effective: Effective, min: number | null, max: number | null): Bitset {
-  const set = emptySet(index.n);
+/** The documents priced from `min` to `max`; `into`: as union's. */
+export function priceFilter(index: ShopIndex, effective: Effective, min: number | null, max: number | null, into?: Bitset): Bitset {
+  const set = into ? into.fill(0) : emptySet(index.n);
   if (effective.price === index.price) {
     // Documents are numbered by base price: the filter is one range.
     const from = min === null ? 0 : lowerBound(index.price, min);
@@ -344,6 +346,7 @@ export function priceFilter(index: ShopIndex, effective: Effective, min: number 
   return set;
 }
 
+/** The documents with (or without) a discount: not to be changed (it may be kept with the index). */
 export function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
   if (effective.discount === index.discount) {
     // Base discounts do not change with the query: one set per index and answer.
@@ -353,7 +356,7 @@ export function discountFilter(index: ShopIndex, effective: Effective, wanted: b
       cached = discountSet(index, index.discount, wanted);
       index.cache.set(key, cached);
     }
-    return cached.slice();
+    return cached;
   }
   return discountSet(index, effective.discount, wanted);
 }
@@ -462,7 +465,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     groupOrder,
     collapse,
     out,
-    stamp: out && collapse ? new Int32Array(out.length).fill(-1) : null,
+    stamp: out && collapse ? work.buffers.int32('stamp', out.length).fill(-1) : null,
     valueDim: index.valueDim,
     pick: pick !== null && collapse,
     positionOfRank: pick?.positionOfRank ?? null,
@@ -823,7 +826,7 @@ function filterNames(query: ListingQuery): string[] {
 /** Price statistics of the result's products (`count` of them, in `reps`). */
 function statsOf(index: ShopIndex, reps: Bitset, count: number, effective: Effective, work: Work): PriceStats | null {
   // Documents are numbered by base price: with base prices, the set alone tells the statistics.
-  if (effective.price === index.price) return priceStatsOfSet(index.price, reps, count);
+  if (effective.price === index.price) return priceStatsOfSet(index.price, reps, count, work.buffers);
   const prices = (work.prices ??= new Float64Array(index.n));
   let i = 0;
   forEachDocument(reps, (doc) => {
@@ -1084,7 +1087,7 @@ export function runListing(
     subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
     narrowed = true;
   }
-  if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id))));
+  if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id)), buffers.uint32('categories', base.length)));
   let mask: Uint8Array | null = null;
   // Locations and nothing else: answered from what the index keeps (location-only.ts), without
   // writing the locations' prices in; the offers that price the result are kept beside it.
@@ -1109,7 +1112,7 @@ export function runListing(
       narrowed = true;
     }
   }
-  if (query.priceMin !== null || query.priceMax !== null) narrow(priceFilter(index, effective, query.priceMin, query.priceMax));
+  if (query.priceMin !== null || query.priceMax !== null) narrow(priceFilter(index, effective, query.priceMin, query.priceMax, buffers.uint32('prices', base.length)));
   if (query.discount !== null) narrow(discountFilter(index, effective, query.discount));
   if (search) narrow(search.set);
 

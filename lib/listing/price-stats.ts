@@ -102,8 +102,8 @@ export function priceStats(prices: Float64Array, length: number): PriceStats | n
  * the range, the middle ones the median, and a binary search each bucket's first document, so no
  * document is visited one by one.
  */
-export function priceStatsOfSet(prices: Float64Array, set: Bitset, count: number): PriceStats | null {
-  return priceStatsOfSetAnd(prices, set, count, new Float64Array(0));
+export function priceStatsOfSet(prices: Float64Array, set: Bitset, count: number, buffers?: Buffers): PriceStats | null {
+  return priceStatsOfSetAnd(prices, set, count, new Float64Array(0), buffers);
 }
 
 /**
