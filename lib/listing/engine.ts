@@ -3,7 +3,7 @@ import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, f
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
-import { countInParallel, otherPostings, sharedFor, type Shared } from './parallel-count';
+import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 import { Buffers } from './buffers';
@@ -1166,30 +1166,39 @@ export function runListing(
   if (located) {
     const location = locationBase(index, query.available);
     offered = offeredOf(index, located, query.available, sortBy, buffers);
-    if (known) ({ counts, present, requests } = known);
-    else {
-      const all = locationCounts(
-        index,
-        location,
-        offered.ranks,
-        collapse,
-        work.ranks,
-        (set, alone, out) => countPass(index, set, alone, out),
-        (task, documents) => {
-          // Collapsing counts the new values (see location-only.ts); otherwise the index's postings.
-          const other = collapse ? otherPostings(location.newOffsets, location.newValues) : null;
-          const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, work.ranks)), other) : null;
-          if (parallel === null) countRanks(task);
-        },
-      );
+    // The counts are started (on the other thread too, for many documents) while this thread
+    // finds the result's products, then finished.
+    const finishCounts = known
+      ? null
+      : locationCounts(
+          index,
+          location,
+          offered.ranks,
+          collapse,
+          work.ranks,
+          (set, alone, out) => countPass(index, set, alone, out),
+          (task, documents) => {
+            // Collapsing counts the new values (see location-only.ts); otherwise the index's postings.
+            const other = collapse ? otherPostings(location.newOffsets, location.newValues) : null;
+            const started = documents >= work.parallelFrom ? startInParallel(task, (work.shared ??= sharedFor(index, work.ranks)), other) : null;
+            return started ? () => void finishInParallel(started) : () => void countRanks(task);
+          },
+        );
+    const byOrder = orderedWalk(index, sortBy, query.sortDir);
+    const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
+    let result: LocationShown;
+    let all: Int32Array | null = null;
+    try {
+      result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder, keyOrder, !locationKeyed(sortBy), buffers);
+    } finally {
+      if (finishCounts) all = finishCounts(); // whatever happened: the worker is free again
+    }
+    if (all) {
       counts = all.subarray(0, index.valueKey.length);
       present = all.subarray(index.valueKey.length);
       requests = 1;
       keepCounts(index, key, { counts, present, requests });
-    }
-    const byOrder = orderedWalk(index, sortBy, query.sortDir);
-    const keyOrder: KeyOrder = { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank };
-    const result = locationShown(index, location, offered, collapse, `${sortBy}:${query.sortDir}`, byOrder, keyOrder, !locationKeyed(sortBy), buffers);
+    } else ({ counts, present, requests } = known!);
     if (!shown) {
       shown = { total: result.total, stats: result.stats };
       keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);

@@ -131,9 +131,11 @@ export type Offered = { ranks: Int32Array; docs: Int32Array; offers: Int32Array;
 
 /**
  * The facet counts (values, then presence markers) of the location-only result made of
- * `base.withoutOffers` and the offered documents at `offeredRanks`. `ranks`: an all-clear buffer
- * of the index's rank bits, left clear. `countOver(set, collapse, out)`: the engine's counting pass;
- * `count(task)`: the engine's way of running a counting task (on two threads for many documents).
+ * `base.withoutOffers` and the offered documents at `offeredRanks`, started: the returned function
+ * finishes and gives them. `ranks`: an all-clear buffer of the index's rank bits, left clear once
+ * finished. `countOver(set, collapse, out)`: the engine's counting pass; `start(task)`: the engine's
+ * way of starting a counting task, giving the function that finishes it (another thread may count
+ * in the meantime).
  */
 export function locationCounts(
   index: ShopIndex,
@@ -142,15 +144,15 @@ export function locationCounts(
   collapse: boolean,
   ranks: Uint32Array,
   countOver: (set: Bitset, collapse: boolean, out: Int32Array) => void,
-  count: (task: CountTask, documents: number) => void,
-): Int32Array {
+  start: (task: CountTask, documents: number) => () => void,
+): () => Int32Array {
   const kept = baseCounts(index, base, collapse, countOver);
   for (let i = 0; i < offeredRanks.length; i++) ranks[offeredRanks[i] >>> 5] |= 1 << (offeredRanks[i] & 31);
   // Collapsing: a group's new values and presence markers, once per group however many of its
   // offered documents are in the result, added to the kept counts. Otherwise every value and
   // excess marker of each offered document, counted apart and turned into presence, then added.
   const out = collapse ? kept.slice() : new Int32Array(kept.length);
-  count({
+  const finish = start({
     ranks,
     fromWord: 0,
     toWord: ranks.length,
@@ -172,11 +174,14 @@ export function locationCounts(
     reps: null,
     positions: null,
   }, offeredRanks.length);
-  if (!collapse) {
-    presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
-    for (let i = 0; i < out.length; i++) out[i] += kept[i];
-  }
-  return out;
+  return () => {
+    finish();
+    if (!collapse) {
+      presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
+      for (let i = 0; i < out.length; i++) out[i] += kept[i];
+    }
+    return out;
+  };
 }
 
 /** The facet counts of `base.withoutOffers`, kept. */

@@ -225,6 +225,20 @@ export function workerChunksOfLastCall(): number {
  * (null: not in shared memory); `other`: the postings the task counts when not the index's.
  */
 export function countInParallel(task: CountTask, shared: Shared | null, other: OtherPostings | null = null): number | null {
+  const started = startInParallel(task, shared, other);
+  return started && finishInParallel(started);
+}
+
+/** A task the worker may be counting chunks of (startInParallel's). */
+export type Started = { state: Counter; task: CountTask; shared: Shared; bounds: Int32Array };
+
+/**
+ * Hands `task` to the worker (as countInParallel) and returns at once, so the calling thread can
+ * do other work while the worker counts; finishInParallel then counts the chunks left and gives the
+ * representatives picked. Until then the task's arrays, `shared` and the worker are the task's.
+ * Null when it cannot (the task is then untouched).
+ */
+export function startInParallel(task: CountTask, shared: Shared | null, other: OtherPostings | null = null): Started | null {
   const state = counter();
   if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
@@ -258,6 +272,12 @@ export function countInParallel(task: CountTask, shared: Shared | null, other: O
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
+  return { state, task, shared, bounds };
+}
+
+/** Counts what the worker has not taken of a started task, waits for the worker's chunks and adds them in. */
+export function finishInParallel({ state, task, shared, bounds }: Started): number {
+  const { control } = state;
   let picked = 0;
   const mine = { ...task };
   for (let chunk = Atomics.add(control, NEXT_CHUNK, 1); chunk < CHUNKS_PER_TASK; chunk = Atomics.add(control, NEXT_CHUNK, 1)) {
