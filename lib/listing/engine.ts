@@ -136,13 +136,13 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT
   const key = mask.join('');
   let located = scratch.appliedKey === key ? scratch.applied : null;
   if (!located) {
-    if (scratch.applied) undo(index, scratch, scratch.applied.ranks);
+    if (scratch.applied) undo(index, scratch, scratch.applied.offers);
     scratch.applied = null;
     scratch.appliedKey = null;
     located = locatedFor(index, mask, scratch.best, way);
-    const { ranks, offers } = located;
-    for (let i = 0; i < ranks.length; i++) {
-      const doc = index.groupOrder[ranks[i]];
+    const { offers } = located;
+    for (let i = 0; i < offers.length; i++) {
+      const doc = index.groupOrder[index.offerRank[offers[i]]];
       const offer = offers[i];
       scratch.price[doc] = index.offerPrice[offer];
       scratch.oldprice[doc] = index.offerOldprice[offer];
@@ -166,9 +166,9 @@ function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array, way: L
   return located;
 }
 
-function undo(index: ShopIndex, scratch: Scratch, ranks: Int32Array): void {
-  for (const rank of ranks) {
-    const doc = index.groupOrder[rank];
+function undo(index: ShopIndex, scratch: Scratch, offers: Int32Array): void {
+  for (const offer of offers) {
+    const doc = index.groupOrder[index.offerRank[offer]];
     scratch.price[doc] = index.price[doc];
     scratch.oldprice[doc] = index.oldprice[doc];
     scratch.discount[doc] = index.discount[doc];
@@ -176,8 +176,11 @@ function undo(index: ShopIndex, scratch: Scratch, ranks: Int32Array): void {
   }
 }
 
-/** The documents in stock in some locations: all (`set`), and those with offers there by rank, ascending, beside the offer pricing each. */
-type Located = { set: Bitset; ranks: Int32Array; offers: Int32Array };
+/**
+ * The documents in stock in some locations: all (`set`), and for those with offers there the offer
+ * pricing each, by their documents' ranks, ascending (an offer's rank is `offerRank[offer]`).
+ */
+type Located = { set: Bitset; offers: Int32Array };
 
 /**
  * The documents in stock in the masked locations, and the offer pricing each one that has offers,
@@ -195,32 +198,28 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
   // Whether offer a prices a document before offer b: the cheaper, then the lower location id (a
   // document's offers are numbered in the order of their locations' ids).
   const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
-  let ranks: Int32Array;
   let offers: Int32Array;
   if (masked >= offerCount * scanOffersFrom) {
-    const found = new Int32Array(masked);
     const chosen = new Int32Array(masked);
     let count = 0;
+    let lastRank = -1;
     for (let offer = 0; offer < offerCount; offer++) {
       if (!mask[offerLocation[offer]]) continue;
       const rank = offerRank[offer];
-      if (count > 0 && found[count - 1] === rank) {
+      if (rank === lastRank) {
         if (cheaper(offer, chosen[count - 1])) chosen[count - 1] = offer;
       } else {
-        found[count] = rank;
+        lastRank = rank;
         chosen[count++] = offer;
       }
     }
-    ranks = found.slice(0, count);
     offers = chosen.slice(0, count);
   } else if (listsOf(index, mask).length <= mergeListsUpTo) {
-    // The few lists merged, each in rank order: one pass each, front to back (the first list's
-    // offers are themselves: a view of the index's).
+    // The few lists merged, each in rank order: one pass each, front to back (one list is
+    // itself: a view of the index's).
     const [first = new Int32Array(0), ...rest] = listsOf(index, mask);
     offers = first;
-    ranks = new Int32Array(first.length);
-    for (let i = 0; i < first.length; i++) ranks[i] = offerRank[first[i]];
-    for (const list of rest) ({ ranks, offers } = mergeOffers(index, ranks, offers, list));
+    for (const list of rest) offers = mergeOffers(index, offers, list);
   } else {
     // `best` (by rank) is all -1, and left so. The ranks found are marked in a bitset, read in order.
     const found = emptySet(index.n);
@@ -238,20 +237,18 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
         if (current < 0 || cheaper(offer, current)) best[rank] = offer;
       }
     }
-    ranks = new Int32Array(count);
     offers = new Int32Array(count);
     let i = 0;
     forEachDocument(found, (rank) => {
-      ranks[i] = rank;
       offers[i++] = best[rank];
       best[rank] = -1;
     });
   }
-  for (let i = 0; i < ranks.length; i++) {
-    const doc = groupOrder[ranks[i]];
+  for (let i = 0; i < offers.length; i++) {
+    const doc = groupOrder[offerRank[offers[i]]];
     set[doc >>> 5] |= 1 << (doc & 31);
   }
-  return { set, ranks, offers };
+  return { set, offers };
 }
 
 /** The masked locations' lists of offers that are not empty. */
@@ -267,43 +264,36 @@ function listsOf(index: ShopIndex, mask: Uint8Array): Int32Array[] {
 }
 
 /**
- * Found ranks (ascending) with their offers, and a location's list of offers (ascending, so by
- * rank) merged: a rank in both keeps the cheaper offer (on a tie the lower location id: a
- * document's offers are numbered in the order of their locations' ids).
+ * Two lists of offers by rank (ascending, at most one offer a rank) merged: a rank in both keeps
+ * the cheaper offer (on a tie the lower location id: a document's offers are numbered in the order
+ * of their locations' ids).
  */
-function mergeOffers(index: ShopIndex, ranks: Int32Array, offers: Int32Array, list: Int32Array): { ranks: Int32Array; offers: Int32Array } {
+function mergeOffers(index: ShopIndex, offers: Int32Array, list: Int32Array): Int32Array {
   const { offerRank, offerPrice } = index;
-  const outRanks = new Int32Array(ranks.length + list.length);
-  const outOffers = new Int32Array(ranks.length + list.length);
+  const out = new Int32Array(offers.length + list.length);
   let i = 0;
   let j = 0;
   let count = 0;
-  while (i < ranks.length && j < list.length) {
-    const offer = list[j];
-    const rank = offerRank[offer];
-    if (ranks[i] < rank) {
-      outRanks[count] = ranks[i];
-      outOffers[count++] = offers[i++];
-    } else if (rank < ranks[i]) {
-      outRanks[count] = rank;
-      outOffers[count++] = offer;
+  while (i < offers.length && j < list.length) {
+    const mine = offers[i];
+    const theirs = list[j];
+    const rank = offerRank[mine];
+    const otherRank = offerRank[theirs];
+    if (rank < otherRank) {
+      out[count++] = mine;
+      i++;
+    } else if (otherRank < rank) {
+      out[count++] = theirs;
       j++;
     } else {
-      const other = offers[i++];
+      out[count++] = offerPrice[theirs] < offerPrice[mine] || (offerPrice[theirs] === offerPrice[mine] && theirs < mine) ? theirs : mine;
+      i++;
       j++;
-      outRanks[count] = rank;
-      outOffers[count++] = offerPrice[offer] < offerPrice[other] || (offerPrice[offer] === offerPrice[other] && offer < other) ? offer : other;
     }
   }
-  for (; i < ranks.length; i++) {
-    outRanks[count] = ranks[i];
-    outOffers[count++] = offers[i];
-  }
-  for (; j < list.length; j++) {
-    outRanks[count] = offerRank[list[j]];
-    outOffers[count++] = list[j];
-  }
-  return { ranks: outRanks.subarray(0, count), offers: outOffers.subarray(0, count) };
+  while (i < offers.length) out[count++] = offers[i++];
+  while (j < list.length) out[count++] = list[j++];
+  return out.subarray(0, count);
 }
 
 function lowerBound(values: Float64Array, target: number): number {
@@ -646,7 +636,7 @@ export function forgetKept(index: ShopIndex): void {
   index.cache.delete('sorted');
   index.cache.delete('located');
   const scratch = index.cache.get('scratch') as Scratch | undefined;
-  if (scratch?.applied) undo(index, scratch, scratch.applied.ranks);
+  if (scratch?.applied) undo(index, scratch, scratch.applied.offers);
   if (scratch) {
     scratch.applied = null;
     scratch.appliedKey = null;
@@ -1017,16 +1007,17 @@ function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHit
 
 /** The offered documents of a location-only result (in stock, with `available`), their offers and sort keys. */
 function offeredOf(index: ShopIndex, located: Located, available: boolean, sortBy: SortKey, buffers: Buffers): Offered {
-  const { ranks: locatedRanks, offers: best } = located;
-  const { groupOrder } = index;
-  const ranks = buffers.int32('offered ranks', locatedRanks.length);
-  const docs = buffers.int32('offered docs', locatedRanks.length);
-  const offers = buffers.int32('offered offers', locatedRanks.length);
+  const { offers: best } = located;
+  const { groupOrder, offerRank } = index;
+  const ranks = buffers.int32('offered ranks', best.length);
+  const docs = buffers.int32('offered docs', best.length);
+  const offers = buffers.int32('offered offers', best.length);
   let count = 0;
-  for (let i = 0; i < locatedRanks.length; i++) {
-    const doc = groupOrder[locatedRanks[i]];
+  for (let i = 0; i < best.length; i++) {
+    const rank = offerRank[best[i]];
+    const doc = groupOrder[rank];
     if (available && !has(index.available, doc)) continue;
-    ranks[count] = locatedRanks[i];
+    ranks[count] = rank;
     docs[count] = doc;
     offers[count++] = best[i];
   }
