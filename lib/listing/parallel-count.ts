@@ -34,7 +34,7 @@ export type Shared = {
 };
 
 // The control cells, shared with the worker.
-const STATE = 0; // IDLE, TASK (posted), DONE
+const STATE = 0; // IDLE, TASK (posted), RUNNING (the worker took it), DONE
 const INDEX_LOADED = 1; // the id of the index the worker holds
 const POSITIONS_LOADED = 2; // the id of the kept order positions it holds
 const CHUNKS = 3; // how many chunks the task has (their bounds from BOUNDS on)
@@ -152,7 +152,8 @@ for (;;) {
 `;
 }
 
-type Counter = { worker: Worker; control: Int32Array; port: MessagePort; broken: boolean; used: boolean };
+// `busy`: a task is started and not yet finished (another waits for it: it counts on one thread).
+type Counter = { worker: Worker; control: Int32Array; port: MessagePort; broken: boolean; used: boolean; busy: boolean };
 
 const KEY = Symbol.for('vitrine.counting-worker');
 type Holder = { [KEY]?: Counter | null };
@@ -166,7 +167,7 @@ function counter(): Counter | null {
       const worker = new Worker(workerSource(), { eval: true, workerData: { control, port: port2 }, transferList: [port2] });
       worker.unref();
       port1.unref();
-      const started: Counter = { worker, control, port: port1, broken: false, used: false };
+      const started: Counter = { worker, control, port: port1, broken: false, used: false, busy: false };
       worker.on('error', (error) => {
         started.broken = true;
         log(`the counting worker failed (counting goes on in one thread): ${String(error)}`);
@@ -240,7 +241,7 @@ export type Started = { state: Counter; task: CountTask; shared: Shared; bounds:
  */
 export function startInParallel(task: CountTask, shared: Shared | null, other: OtherPostings | null = null): Started | null {
   const state = counter();
-  if (!state || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
+  if (!state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
@@ -272,11 +273,20 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
+  state.busy = true;
   return { state, task, shared, bounds };
 }
 
 /** Counts what the worker has not taken of a started task, waits for the worker's chunks and adds them in. */
-export function finishInParallel({ state, task, shared, bounds }: Started): number {
+export function finishInParallel(started: Started): number {
+  try {
+    return finish(started);
+  } finally {
+    started.state.busy = false;
+  }
+}
+
+function finish({ state, task, shared, bounds }: Started): number {
   const { control } = state;
   let picked = 0;
   const mine = { ...task };
