@@ -186,8 +186,8 @@ type Located = { set: Bitset; offers: Int32Array };
  * The documents in stock in the masked locations, and the offer pricing each one that has offers,
  * in rank order (as counting visits them). Offers are numbered in rank order: when the masked
  * locations hold a good share of them, one pass over every offer finds them in order; otherwise
- * each masked location's list (in rank order too) is read, and the ranks found marked in a bitset
- * that gives them in order.
+ * each masked location's list (in rank order too) is read: a few lists merged, more through a
+ * bitset of the ranks found, read in order.
  */
 function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffersFrom, mergeListsUpTo }: LocateWay): Located {
   const set = index.withoutOffers.slice();
