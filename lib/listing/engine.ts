@@ -152,7 +152,7 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT
     scratch.applied = located;
     scratch.appliedKey = key;
   }
-  return { set: located.set.slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation } };
+  return { set: locatedSet(index, located).slice(), effective: { price: scratch.price, oldprice: scratch.oldprice, discount: scratch.discount, offerLocation: scratch.offerLocation } };
 }
 
 /** The documents in stock in the masked locations and their offers (locate's), kept per set of locations. */
@@ -177,10 +177,26 @@ function undo(index: ShopIndex, scratch: Scratch, offers: Int32Array): void {
 }
 
 /**
- * The documents in stock in some locations: all (`set`), and for those with offers there the offer
- * pricing each, by their documents' ranks, ascending (an offer's rank is `offerRank[offer]`).
+ * The documents in stock in some locations: for those with offers there the offer pricing each, by
+ * their documents' ranks, ascending (an offer's rank is `offerRank[offer]`), and all of them as a
+ * set, made when first asked for (`locatedSet`: a query for locations alone does not need it).
  */
-type Located = { set: Bitset; offers: Int32Array };
+type Located = { set: Bitset | null; offers: Int32Array };
+
+/** Every document in stock in a located set of locations: those without offers, and those with one there. */
+function locatedSet(index: ShopIndex, located: Located): Bitset {
+  if (!located.set) {
+    const { groupOrder, offerRank } = index;
+    const { offers } = located;
+    const set = index.withoutOffers.slice();
+    for (let i = 0; i < offers.length; i++) {
+      const doc = groupOrder[offerRank[offers[i]]];
+      set[doc >>> 5] |= 1 << (doc & 31);
+    }
+    located.set = set;
+  }
+  return located.set;
+}
 
 /**
  * The documents in stock in the masked locations, and the offer pricing each one that has offers,
@@ -190,8 +206,7 @@ type Located = { set: Bitset; offers: Int32Array };
  * bitset of the ranks found, read in order.
  */
 function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffersFrom, mergeListsUpTo }: LocateWay): Located {
-  const set = index.withoutOffers.slice();
-  const { offerPrice, offerRank, offerLocation, locationOfferOffsets, locationOffers, groupOrder } = index;
+  const { offerPrice, offerRank, offerLocation, locationOfferOffsets, locationOffers } = index;
   const offerCount = offerRank.length;
   let masked = 0;
   for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
@@ -244,11 +259,7 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
       best[rank] = -1;
     });
   }
-  for (let i = 0; i < offers.length; i++) {
-    const doc = groupOrder[offerRank[offers[i]]];
-    set[doc >>> 5] |= 1 << (doc & 31);
-  }
-  return { set, offers };
+  return { set: null, offers };
 }
 
 /** The masked locations' lists of offers that are not empty. */
@@ -1087,8 +1098,10 @@ export function runListing(
   if (query.locations.length) {
     mask = locationMask(index, query.locations);
     if (onlyLocations) {
+      // The result comes from the offered products (location-only.ts): `base` and `matched` stay
+      // every product (in stock), which only the locations in stock below read.
       located = locatedFor(index, mask, scratchOf(index).best, { scanOffersFrom, mergeListsUpTo });
-      narrow(located.set);
+      narrowed = true;
     } else {
       const filtered = locationFilter(index, mask, { scanOffersFrom, mergeListsUpTo });
       effective = filtered.effective;
@@ -1264,14 +1277,17 @@ export function runListing(
   let everywhere = false;
   for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
   if (!everywhere) {
-    forEachDocument(matched, (doc) => {
+    const visit = (doc: number) => {
       const rank = index.groupRank[doc];
       for (let o = index.rankOfferOffsets[rank]; o < index.rankOfferOffsets[rank + 1]; o++) {
         const location = index.offerLocation[o];
         if (mask && !mask[location]) continue;
         for (const above of index.locationAncestors[location]) found[above] = 1;
       }
-    });
+    };
+    // Locations alone: the result's products with offers are the offered ones.
+    if (offered) offered.docs.forEach(visit);
+    else forEachDocument(matched, visit);
   }
   const locations: number[] = [];
   for (let l = 0; l < index.knownLocations; l++) {
