@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { bitCount } from './bitset';
 import { countRanks, type CountTask } from './count-kernel';
-import { chunkBounds, countInParallel, sharedFor, workerChunksOfLastCall } from './parallel-count';
+import { chunkBounds, countInParallel, finishInParallel, sharedFor, startInParallel, workerChunksOfLastCall } from './parallel-count';
 
 const shared = <T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
 
@@ -66,61 +66,109 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
   let workerCounted = 0;
   // Again until the worker has taken part (it takes chunks as soon as it wakes; a late one may find none left).
   for (const deadline = Date.now() + 20_000; workerCounted === 0 && Date.now() < deadline; ) {
-  for (const [n, density, collapse, pick, sign] of [
-    [5000, 0.05, true, 'none', 1],
-    [5000, 0.6, true, 'position', 1],
-    [4000, 0.3, false, 'none', 1],
-    [6000, 0.9, true, 'position', 1],
-    [3000, 0.0, true, 'position', 1],
-    [5000, 0.5, true, 'key', 1],
-    [7000, 0.8, true, 'key', -1],
-  ] as const) {
-    const { index, positionOfRank, keys, idRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
-    const words = (n + 31) >>> 5;
-    const ranks = shared((b) => new Uint32Array(b), 4 * words);
-    // Dense and sparse stretches: the halves' work differs.
-    for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
-    const task = (ranksOfTask: Uint32Array): CountTask => ({
-      ranks: ranksOfTask,
-      fromWord: 0,
-      toWord: words,
-      postOffsets: index.postOffsets,
-      postings: index.postings,
-      groupOfRank: index.groupOfRank,
-      groupOrder: index.groupOrder,
-      collapse,
-      out: new Int32Array(outLength),
-      stamp: new Int32Array(outLength).fill(-1),
-      valueDim: index.valueDim,
-      pick: pick !== 'none',
-      positionOfRank: pick === 'position' ? positionOfRank : null,
-      values: pick === 'key' ? keys : null,
-      sign,
-      idRank: pick === 'key' ? idRank : null,
-      reps: pick !== 'none' ? new Uint32Array(words) : null,
-      positions: pick !== 'none' ? new Uint32Array(words) : null,
-    });
-    const alone = task(ranks.slice());
-    const pickedAlone = countRanks(alone);
-    const state = sharedFor(index, ranks);
-    // The worker starts with the first call (a call it is not ready for answers null, untouched).
-    let together: CountTask | null = null;
-    let picked: number | null = null;
-    for (const deadline = Date.now() + 10_000; picked === null && Date.now() < deadline; ) {
-      together = task(ranks);
-      picked = countInParallel(together, state);
-      if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [n, density, collapse, pick, sign] of [
+      [5000, 0.05, true, 'none', 1],
+      [5000, 0.6, true, 'position', 1],
+      [4000, 0.3, false, 'none', 1],
+      [6000, 0.9, true, 'position', 1],
+      [3000, 0.0, true, 'position', 1],
+      [5000, 0.5, true, 'key', 1],
+      [7000, 0.8, true, 'key', -1],
+    ] as const) {
+      const { index, positionOfRank, keys, idRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
+      const words = (n + 31) >>> 5;
+      const ranks = shared((b) => new Uint32Array(b), 4 * words);
+      // Dense and sparse stretches: the halves' work differs.
+      for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
+      const task = (ranksOfTask: Uint32Array): CountTask => ({
+        ranks: ranksOfTask,
+        fromWord: 0,
+        toWord: words,
+        postOffsets: index.postOffsets,
+        postings: index.postings,
+        groupOfRank: index.groupOfRank,
+        groupOrder: index.groupOrder,
+        collapse,
+        out: new Int32Array(outLength),
+        stamp: new Int32Array(outLength).fill(-1),
+        valueDim: index.valueDim,
+        pick: pick !== 'none',
+        positionOfRank: pick === 'position' ? positionOfRank : null,
+        values: pick === 'key' ? keys : null,
+        sign,
+        idRank: pick === 'key' ? idRank : null,
+        reps: pick !== 'none' ? new Uint32Array(words) : null,
+        positions: pick !== 'none' ? new Uint32Array(words) : null,
+      });
+      const alone = task(ranks.slice());
+      const pickedAlone = countRanks(alone);
+      const state = sharedFor(index, ranks);
+      // The worker starts with the first call (a call it is not ready for answers null, untouched).
+      let together: CountTask | null = null;
+      let picked: number | null = null;
+      for (const deadline = Date.now() + 10_000; picked === null && Date.now() < deadline; ) {
+        together = task(ranks);
+        picked = countInParallel(together, state);
+        if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(picked, `n ${n} density ${density} pick ${pick}`).toBe(pickedAlone);
+      workerCounted += workerChunksOfLastCall();
+      expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
+      if (pick !== 'none') {
+        if (pick === 'key') expect(pickedAlone).toBeGreaterThan(0);
+        expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
+        expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
+      }
+      expect(ranks.every((word) => word === 0)).toBe(true); // every chunk cleared
     }
-    expect(picked, `n ${n} density ${density} pick ${pick}`).toBe(pickedAlone);
-    workerCounted += workerChunksOfLastCall();
-    expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
-    if (pick !== 'none') {
-      if (pick === 'key') expect(pickedAlone).toBeGreaterThan(0);
-      expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
-      expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
-    }
-    expect(ranks.every((word) => word === 0)).toBe(true); // every chunk cleared
-  }
   }
   expect(workerCounted).toBeGreaterThan(0);
+});
+
+it('gives the worker one task at a time: one started meanwhile is refused (it counts on one thread)', async () => {
+  const n = 20_000;
+  const { index, random, outLength } = layout(n, 99);
+  const words = (n + 31) >>> 5;
+  const ranks = shared((b) => new Uint32Array(b), 4 * words);
+  const pattern = new Uint32Array(words);
+  for (let rank = 0; rank < n; rank++) if (random() < 0.5) pattern[rank >>> 5] |= 1 << (rank & 31);
+  const task = (): CountTask => ({
+    ranks,
+    fromWord: 0,
+    toWord: words,
+    postOffsets: index.postOffsets,
+    postings: index.postings,
+    groupOfRank: index.groupOfRank,
+    groupOrder: index.groupOrder,
+    collapse: true,
+    out: new Int32Array(outLength),
+    stamp: new Int32Array(outLength).fill(-1),
+    valueDim: index.valueDim,
+    pick: false,
+    positionOfRank: null,
+    values: null,
+    sign: 1,
+    idRank: null,
+    reps: null,
+    positions: null,
+  });
+  const alone = { ...task(), ranks: pattern.slice() };
+  countRanks(alone);
+  const state = sharedFor(index, ranks);
+  let first: ReturnType<typeof startInParallel> = null;
+  let firstTask: CountTask | null = null;
+  for (const deadline = Date.now() + 10_000; first === null && Date.now() < deadline; ) {
+    ranks.set(pattern);
+    firstTask = task();
+    first = startInParallel(firstTask, state);
+    if (first === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(first).not.toBeNull();
+  expect(startInParallel(task(), state)).toBeNull(); // the worker is the first task's
+  finishInParallel(first!);
+  expect(Array.from(firstTask!.out!)).toEqual(Array.from(alone.out!));
+  ranks.set(pattern);
+  const again = task();
+  expect(countInParallel(again, state)).not.toBeNull(); // free again
+  expect(Array.from(again.out!)).toEqual(Array.from(alone.out!));
 });
