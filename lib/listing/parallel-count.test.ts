@@ -36,6 +36,31 @@ function layout(n: number, seed: number) {
   return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
+/** A counting task over every word of `ranks` of a made-up index, picking representatives (by position, or by key and id) or not. */
+function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1): CountTask {
+  const { index, positionOfRank, keys, idRank, outLength } = made;
+  return {
+    ranks,
+    fromWord: 0,
+    toWord: ranks.length,
+    postOffsets: index.postOffsets,
+    postings: index.postings,
+    groupOfRank: index.groupOfRank,
+    groupOrder: index.groupOrder,
+    collapse,
+    out: new Int32Array(outLength),
+    stamp: new Int32Array(outLength).fill(-1),
+    valueDim: index.valueDim,
+    pick: pick !== 'none',
+    positionOfRank: pick === 'position' ? positionOfRank : null,
+    values: pick === 'key' ? keys : null,
+    sign,
+    idRank: pick === 'key' ? idRank : null,
+    reps: pick !== 'none' ? new Uint32Array(ranks.length) : null,
+    positions: pick !== 'none' ? new Uint32Array(ranks.length) : null,
+  };
+}
+
 it('cuts a set into chunks with their shares of its members behind them, each at the start of a group', () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 20 }), (n, seed, density, chunks) => {
@@ -75,31 +100,13 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       [5000, 0.5, true, 'key', 1],
       [7000, 0.8, true, 'key', -1],
     ] as const) {
-      const { index, positionOfRank, keys, idRank, random, outLength } = layout(n, n * 7 + Math.round(density * 100));
+      const made = layout(n, n * 7 + Math.round(density * 100));
+      const { index, random } = made;
       const words = (n + 31) >>> 5;
       const ranks = shared((b) => new Uint32Array(b), 4 * words);
       // Dense and sparse stretches: the halves' work differs.
       for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
-      const task = (ranksOfTask: Uint32Array): CountTask => ({
-        ranks: ranksOfTask,
-        fromWord: 0,
-        toWord: words,
-        postOffsets: index.postOffsets,
-        postings: index.postings,
-        groupOfRank: index.groupOfRank,
-        groupOrder: index.groupOrder,
-        collapse,
-        out: new Int32Array(outLength),
-        stamp: new Int32Array(outLength).fill(-1),
-        valueDim: index.valueDim,
-        pick: pick !== 'none',
-        positionOfRank: pick === 'position' ? positionOfRank : null,
-        values: pick === 'key' ? keys : null,
-        sign,
-        idRank: pick === 'key' ? idRank : null,
-        reps: pick !== 'none' ? new Uint32Array(words) : null,
-        positions: pick !== 'none' ? new Uint32Array(words) : null,
-      });
+      const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign);
       const alone = task(ranks.slice());
       const pickedAlone = countRanks(alone);
       const state = sharedFor(index, ranks);
@@ -127,31 +134,13 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
 
 it('gives the worker one task at a time: one started meanwhile is refused (it counts on one thread)', async () => {
   const n = 20_000;
-  const { index, random, outLength } = layout(n, 99);
+  const made = layout(n, 99);
+  const { index, random } = made;
   const words = (n + 31) >>> 5;
   const ranks = shared((b) => new Uint32Array(b), 4 * words);
   const pattern = new Uint32Array(words);
   for (let rank = 0; rank < n; rank++) if (random() < 0.5) pattern[rank >>> 5] |= 1 << (rank & 31);
-  const task = (): CountTask => ({
-    ranks,
-    fromWord: 0,
-    toWord: words,
-    postOffsets: index.postOffsets,
-    postings: index.postings,
-    groupOfRank: index.groupOfRank,
-    groupOrder: index.groupOrder,
-    collapse: true,
-    out: new Int32Array(outLength),
-    stamp: new Int32Array(outLength).fill(-1),
-    valueDim: index.valueDim,
-    pick: false,
-    positionOfRank: null,
-    values: null,
-    sign: 1,
-    idRank: null,
-    reps: null,
-    positions: null,
-  });
+  const task = () => countTask(made, ranks, true);
   const alone = { ...task(), ranks: pattern.slice() };
   countRanks(alone);
   const state = sharedFor(index, ranks);
