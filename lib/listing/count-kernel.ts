@@ -20,6 +20,14 @@ export type CountTask = {
   // with several documents in the set skips them and counts its excess itself. Null when markers
   // mean presence, counted once per group as values are (a location query's new values).
   valueDim: Int32Array | null;
+  // With valueDim, and at most 64 param dimensions: a group with several documents in the set
+  // counts its values once each into multiOut (all zero, valueDim's size) and adds the param
+  // dimensions it has (its documents' values' dimensions, as bits) to the bit-sliced counters in
+  // planes (all zero, PLANES words); both are added to out and cleared at the end of the call.
+  // Null: such a group counts its excess value by value (countSharedExcess, slower).
+  multiOut: Int32Array | null;
+  planes: Int32Array | null;
+  firstParamDim: number;
   // Picking each group's representative (with collapse): by each rank's position in a kept order,
   // or else by the order's keys, then the id; marked in `reps` (by document) and in `positions`.
   pick: boolean;
@@ -30,6 +38,9 @@ export type CountTask = {
   reps: Uint32Array | null;
   positions: Uint32Array | null;
 };
+
+/** Words of CountTask.planes: 30 bit-sliced counters for each of the two words of dimension bits (up to 2^30 groups). */
+export const PLANES = 60;
 
 /**
  * `countRanks(task)` counts the task's ranks: a product alone in its group with plain increments
@@ -51,13 +62,18 @@ function countRanks(task) {
     }
     return 0;
   }
+  // Groups with several documents in the set counted by their dimensions' bits (see CountTask.multiOut).
+  const multiOut = out && stamp && valueDim ? task.multiOut : null;
+  let byBits = false; // some group was counted so
   let picked = 0;
   // A run: the set's documents of one group, in rank order (pending until the group changes),
-  // and the best ranked of them in the query's order when picking.
+  // the best ranked of them in the query's order when picking, and the dimensions they have.
   let runGroup = -1;
   let runFirst = -1;
   let runShared = false;
   let runBest = -1;
+  let runLow = 0;
+  let runHigh = 0;
   for (let w = fromWord; w < toWord; w++) {
     let bits = ranks[w];
     ranks[w] = 0;
@@ -67,7 +83,15 @@ function countRanks(task) {
       const rank = (w << 5) + 31 - Math.clz32(low);
       const group = groupOfRank[rank];
       if (group === runGroup) {
-        if (out && stamp) {
+        if (multiOut) {
+          if (!runShared) {
+            runLow = countValuesOnce(task, runFirst, group, multiOut);
+            runHigh = highDims;
+          }
+          runLow |= countValuesOnce(task, rank, group, multiOut);
+          runHigh |= highDims;
+          byBits = true;
+        } else if (out && stamp) {
           if (valueDim) {
             if (!runShared) countSharedExcess(postOffsets, postings, runFirst, group, stamp, out, valueDim);
             countSharedExcess(postOffsets, postings, rank, group, stamp, out, valueDim);
@@ -80,21 +104,94 @@ function countRanks(task) {
         if (pick && (positionOfRank ? positionOfRank[rank] < positionOfRank[runBest] : rankedBefore(task, groupOrder[rank], groupOrder[runBest]))) runBest = rank;
         continue;
       }
-      if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest);
+      if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multiOut !== null, runLow, runHigh);
       runGroup = group;
       runFirst = rank;
       runShared = false;
       runBest = rank;
     }
   }
-  if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest);
+  if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multiOut !== null, runLow, runHigh);
+  if (byBits) addCountedByBits(task);
   return picked;
 }
 
-// Counts a run's document when it was alone in its group, and marks the run's representative; 1 when picked.
-function finishRun(task, runFirst, runShared, runBest) {
+// Counts each value once per group (same stamp); excess markers are skipped. Returns the
+// document's param dimensions as bits (bit d: dimension firstParamDim + d), the first 32 (the
+// next 32 left in highDims).
+let highDims = 0;
+function countValuesOnce(task, rank, group, counts) {
+  const { postOffsets, postings, stamp, valueDim } = task;
+  const valueCount = valueDim.length;
+  const first = task.firstParamDim;
+  let low = 0;
+  let high = 0;
+  const end = postOffsets[rank + 1];
+  for (let p = postOffsets[rank]; p < end; p++) {
+    const value = postings[p];
+    if (value >= valueCount) continue;
+    const differs = stamp[value] ^ group;
+    counts[value] += (differs | -differs) >>> 31; // 1 unless the group counted it already
+    stamp[value] = group;
+    const d = valueDim[value] - first; // below 0 for other dimensions
+    const below32 = (d - 32) >> 31; // all ones when d < 32
+    const param = ~(d >> 31); // all ones when d >= 0
+    low |= (1 << d) & below32 & param;
+    high |= (1 << d) & ~below32;
+  }
+  highDims = high;
+  return low;
+}
+
+// Adds one to the counter of each bit of word \`word\` set in \`bits\`. The counters are
+// bit-sliced: planes[2 * i + word] holds their bits of weight 2^i; the carry ripples up as in a
+// binary addition (two planes on average).
+function addToPlanes(planes, word, bits) {
+  for (let i = word; bits !== 0; i += 2) {
+    const carry = planes[i] & bits;
+    planes[i] ^= bits;
+    bits = carry;
+  }
+}
+
+// Adds what the groups counted by their dimensions' bits give to out, in its terms, and clears multiOut and
+// planes: each value once per group, and to each dimension's excess (ShopIndex.postings: a
+// product's values of it less one, when it has any) those groups' values of it less the number
+// of them that have it.
+function addCountedByBits(task) {
+  const { out, multiOut, planes, valueDim } = task;
+  const valueCount = valueDim.length;
+  for (let value = 0; value < valueCount; value++) {
+    const count = multiOut[value];
+    if (count === 0) continue;
+    out[value] += count;
+    out[valueCount + valueDim[value]] += count;
+    multiOut[value] = 0;
+  }
+  const first = valueCount + task.firstParamDim;
+  for (let i = 0; i < planes.length; i++) {
+    let bits = planes[i];
+    if (bits === 0) continue;
+    planes[i] = 0;
+    const weight = 1 << (i >> 1);
+    const base = first + ((i & 1) << 5);
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      out[base + 31 - Math.clz32(low)] -= weight;
+    }
+  }
+}
+
+// Counts a run's document when it was alone in its group (or the dimensions of a run counted by
+// their bits), and marks the run's representative; 1 when picked.
+function finishRun(task, runFirst, runShared, runBest, byBits, runLow, runHigh) {
   const { out, postOffsets, postings, pick, reps, positions, positionOfRank, groupOrder } = task;
   if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
+  if (runShared && byBits) {
+    addToPlanes(task.planes, 0, runLow);
+    addToPlanes(task.planes, 1, runHigh);
+  }
   if (!pick || !reps) return 0;
   const doc = groupOrder[runBest];
   reps[doc >>> 5] |= 1 << (doc & 31);

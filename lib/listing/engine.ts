@@ -2,7 +2,7 @@ import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subt
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
-import { countRanks, presenceFromExcess, type CountTask } from './count-kernel';
+import { countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
@@ -400,6 +400,7 @@ type Work = {
   mark: number;
   shared?: Shared | null;
   parallelFrom: number;
+  dimBits: boolean; // count a group with several documents in a set by its dimensions' bits (CountTask.multiOut)
 };
 
 function workOf(index: ShopIndex): Work {
@@ -414,6 +415,7 @@ function workOf(index: ShopIndex): Work {
       groupStamp: new Int32Array(index.n),
       mark: 0,
       parallelFrom: PARALLEL_FROM,
+      dimBits: true,
     };
     index.cache.set('work', work);
   }
@@ -456,6 +458,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
       documents++;
     }
   }
+  const byBits = out !== null && collapse && work.dimBits && index.dims.length - FIRST_PARAM_DIM <= 64;
   const task: CountTask = {
     ranks,
     fromWord: 0,
@@ -468,6 +471,9 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     out,
     stamp: out && collapse ? work.buffers.int32('stamp', out.length).fill(-1) : null,
     valueDim: index.valueDim,
+    multiOut: byBits ? work.buffers.int32('multiOut', index.valueDim.length).fill(0) : null,
+    planes: byBits ? work.buffers.int32('planes', PLANES).fill(0) : null,
+    firstParamDim: FIRST_PARAM_DIM,
     pick: pick !== null && collapse,
     positionOfRank: pick?.positionOfRank ?? null,
     values: pick?.values ?? null,
@@ -476,7 +482,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     reps: pick?.reps ?? null,
     positions: pick?.positions ?? null,
   };
-  const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, ranks))) : null;
+  const parallel = documents >= work.parallelFrom ? countInParallel(task, (work.shared ??= sharedFor(index, ranks, FIRST_PARAM_DIM))) : null;
   const picked = parallel ?? countRanks(task);
   if (out) presenceFromExcess(out, index.dimValues, FIRST_PARAM_DIM);
   if (pick) {
@@ -1065,16 +1071,19 @@ function offerOfDocument(index: ShopIndex, offered: Offered, doc: number): numbe
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
  * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never); `mergeListsUpTo`: see
- * MERGE_LISTS_UP_TO (tests set 0 too: never).
+ * MERGE_LISTS_UP_TO (tests set 0 too: never); `dimBits`: see CountTask.multiOut (tests set false
+ * too: the excess counted value by value, as with more than 64 param dimensions).
  */
 export function runListing(
   index: ShopIndex,
   query: ListingQuery,
   search: SearchHits | null,
-  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO } = {},
+  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO, dimBits = true } = {},
 ): EngineResult {
-  const { buffers } = workOf(index);
-  workOf(index).parallelFrom = parallelFrom;
+  const work = workOf(index);
+  const { buffers } = work;
+  work.parallelFrom = parallelFrom;
+  work.dimBits = dimBits;
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 
@@ -1143,7 +1152,6 @@ export function runListing(
   const sortBy = query.sortBy;
   const values = sortValues(index, sortBy, effective, search);
   const collapse = query.collapse;
-  const work = workOf(index);
   const key = countsKey(query);
   const shownKey = `${key}|${sortBy}|${query.sortDir}`;
   const size = cardinality(matched);
@@ -1184,7 +1192,7 @@ export function runListing(
           (task, documents) => {
             // Collapsing counts the new values (see location-only.ts); otherwise the index's postings.
             const other = collapse ? otherPostings(location.newOffsets, location.newValues) : null;
-            const started = documents >= work.parallelFrom ? startInParallel(task, (work.shared ??= sharedFor(index, work.ranks)), other) : null;
+            const started = documents >= work.parallelFrom ? startInParallel(task, (work.shared ??= sharedFor(index, work.ranks, FIRST_PARAM_DIM)), other) : null;
             return started ? () => void finishInParallel(started) : () => void countRanks(task);
           },
         );

@@ -166,6 +166,9 @@ export function locationCounts(
     // New values' markers mean presence; without collapse, every document counts alone (which
     // reads no dimension).
     valueDim: collapse ? null : index.valueDim,
+    multiOut: null,
+    planes: null,
+    firstParamDim: FIRST_PARAM_DIM,
     pick: false,
     positionOfRank: null,
     values: null,

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { bitCount } from './bitset';
-import { countRanks, type CountTask } from './count-kernel';
+import { countRanks, PLANES, type CountTask } from './count-kernel';
 import { chunkBounds, countInParallel, finishInParallel, sharedFor, startInParallel, workerChunksOfLastCall } from './parallel-count';
 
 const shared = <T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
+
+const FIRST_PARAM = 1;
 
 /** A made-up index in shared memory: groups of 1–4 consecutive ranks, 0–8 values per rank. */
 function layout(n: number, seed: number) {
@@ -36,8 +38,11 @@ function layout(n: number, seed: number) {
   return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
-/** A counting task over every word of `ranks` of a made-up index, picking representatives (by position, or by key and id) or not. */
-function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1): CountTask {
+/**
+ * A counting task over every word of `ranks` of a made-up index, picking representatives (by
+ * position, or by key and id) or not; with `bits`, a group by its dimensions' bits (CountTask.multiOut).
+ */
+function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1, bits = false): CountTask {
   const { index, positionOfRank, keys, idRank, outLength } = made;
   return {
     ranks,
@@ -51,6 +56,9 @@ function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse
     out: new Int32Array(outLength),
     stamp: new Int32Array(outLength).fill(-1),
     valueDim: index.valueDim,
+    multiOut: bits ? new Int32Array(index.valueDim.length) : null,
+    planes: bits ? new Int32Array(PLANES) : null,
+    firstParamDim: FIRST_PARAM,
     pick: pick !== 'none',
     positionOfRank: pick === 'position' ? positionOfRank : null,
     values: pick === 'key' ? keys : null,
@@ -91,14 +99,15 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
   let workerCounted = 0;
   // Again until the worker has taken part (it takes chunks as soon as it wakes; a late one may find none left).
   for (const deadline = Date.now() + 20_000; workerCounted === 0 && Date.now() < deadline; ) {
-    for (const [n, density, collapse, pick, sign] of [
-      [5000, 0.05, true, 'none', 1],
-      [5000, 0.6, true, 'position', 1],
-      [4000, 0.3, false, 'none', 1],
-      [6000, 0.9, true, 'position', 1],
-      [3000, 0.0, true, 'position', 1],
-      [5000, 0.5, true, 'key', 1],
-      [7000, 0.8, true, 'key', -1],
+    for (const [n, density, collapse, pick, sign, bits] of [
+      [5000, 0.05, true, 'none', 1, false],
+      [5000, 0.6, true, 'position', 1, false],
+      [4000, 0.3, false, 'none', 1, false],
+      [6000, 0.9, true, 'position', 1, true],
+      [3000, 0.0, true, 'position', 1, true],
+      [5000, 0.5, true, 'key', 1, true],
+      [7000, 0.8, true, 'key', -1, false],
+      [5000, 0.6, true, 'none', 1, true],
     ] as const) {
       const made = layout(n, n * 7 + Math.round(density * 100));
       const { index, random } = made;
@@ -106,10 +115,10 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       const ranks = shared((b) => new Uint32Array(b), 4 * words);
       // Dense and sparse stretches: the halves' work differs.
       for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
-      const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign);
+      const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign, bits);
       const alone = task(ranks.slice());
       const pickedAlone = countRanks(alone);
-      const state = sharedFor(index, ranks);
+      const state = sharedFor(index, ranks, FIRST_PARAM);
       // The worker starts with the first call (a call it is not ready for answers null, untouched).
       let together: CountTask | null = null;
       let picked: number | null = null;
@@ -118,7 +127,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
         picked = countInParallel(together, state);
         if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(picked, `n ${n} density ${density} pick ${pick}`).toBe(pickedAlone);
+      expect(picked, `n ${n} density ${density} pick ${pick} bits ${bits}`).toBe(pickedAlone);
       workerCounted += workerChunksOfLastCall();
       expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
       if (pick !== 'none') {
@@ -143,7 +152,7 @@ it('gives the worker one task at a time: one started meanwhile is refused (it co
   const task = () => countTask(made, ranks, true);
   const alone = { ...task(), ranks: pattern.slice() };
   countRanks(alone);
-  const state = sharedFor(index, ranks);
+  const state = sharedFor(index, ranks, FIRST_PARAM);
   let first: ReturnType<typeof startInParallel> = null;
   let firstTask: CountTask | null = null;
   for (const deadline = Date.now() + 10_000; first === null && Date.now() < deadline; ) {

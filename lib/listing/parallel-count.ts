@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
 import { bitCount } from './bitset';
-import { countRanks, KERNEL_SOURCE, type CountTask } from './count-kernel';
+import { countRanks, KERNEL_SOURCE, PLANES, type CountTask } from './count-kernel';
 
 // Counting a large result on two threads. The index keeps what counting reads in shared memory;
 // the set's ranks are cut into chunks of about as many members (each starting where a group
@@ -27,6 +27,7 @@ export type Shared = {
   groupOfRank: Int32Array;
   groupOrder: Int32Array;
   valueDim: Int32Array;
+  firstParamDim: number;
   ranks: Uint32Array;
   out: Int32Array; // the worker's counts
   reps: Uint32Array; // the worker's representatives, by document
@@ -49,6 +50,7 @@ const POSTINGS_LOADED = 11; // the id of the other postings it holds
 const BY_OTHER_POSTINGS = 12; // 1: count the other postings (presence markers, no excess)
 const NEXT_CHUNK = 13; // the next chunk to take
 const TAKEN = 14; // how many chunks the worker took
+const BY_BITS = 15; // 1: a group with several documents is counted by its dimensions' bits (CountTask.multiOut)
 const BOUNDS = 16; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
 /** Chunks per task: the most the calling thread waits for is the one the worker is on. */
 export const CHUNKS_PER_TASK = 16;
@@ -73,9 +75,11 @@ let positionOfRank = null;
 let keys = null;
 let other = null;
 let stamp = null;
+let multiOut = null;
+const planes = new Int32Array(${PLANES});
 const task = {
   ranks: null, fromWord: 0, toWord: 0, postOffsets: null, postings: null, groupOfRank: null, groupOrder: null,
-  collapse: false, out: null, stamp: null, valueDim: null,
+  collapse: false, out: null, stamp: null, valueDim: null, multiOut: null, planes, firstParamDim: 0,
   pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null,
 };
 function takeMessages() {
@@ -87,6 +91,7 @@ function takeMessages() {
     } else if (message.type === 'index') {
       shared = message.shared;
       stamp = new Int32Array(shared.out.length);
+      multiOut = new Int32Array(shared.valueDim.length);
       Atomics.store(control, ${INDEX_LOADED}, shared.id);
     } else if (message.type === 'positions') {
       positionOfRank = message.positionOfRank;
@@ -128,6 +133,8 @@ for (;;) {
   task.out = counts ? shared.out : null;
   task.stamp = counts ? stamp : null;
   task.valueDim = byOther ? null : shared.valueDim;
+  task.multiOut = control[${BY_BITS}] === 1 ? multiOut : null;
+  task.firstParamDim = shared.firstParamDim;
   task.pick = pick;
   task.positionOfRank = pick && !byValues ? positionOfRank : null;
   task.values = byValues ? keys.values : null;
@@ -243,6 +250,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   const state = counter();
   if (!state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
+  if (task.multiOut && task.firstParamDim !== shared.firstParamDim) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
@@ -271,6 +279,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   control[BY_VALUES] = byValues ? 1 : 0;
   control[SIGN] = task.sign;
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
+  control[BY_BITS] = task.multiOut ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   state.busy = true;
@@ -351,6 +360,7 @@ export function chunkBounds(ranks: Uint32Array, groupOfRank: Int32Array, chunks:
 export function sharedFor(
   index: { postOffsets: Int32Array; postings: Uint16Array | Int32Array; groupOfRank: Int32Array; groupOrder: Int32Array; valueDim: Int32Array; n: number; valueKey: string[]; dims: unknown[] },
   ranks: Uint32Array,
+  firstParamDim: number,
 ): Shared | null {
   const arrays = [index.postOffsets, index.postings, index.groupOfRank, index.groupOrder, ranks];
   if (!arrays.every((array) => array.buffer instanceof SharedArrayBuffer)) return null;
@@ -363,6 +373,7 @@ export function sharedFor(
     groupOfRank: index.groupOfRank,
     groupOrder: index.groupOrder,
     valueDim: index.valueDim, // copied to the worker once, with the rest
+    firstParamDim,
     ranks,
     out: new Int32Array(new SharedArrayBuffer(4 * (index.valueKey.length + index.dims.length))),
     reps: new Uint32Array(new SharedArrayBuffer(4 * words)),
