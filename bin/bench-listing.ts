@@ -143,6 +143,12 @@ async function main() {
         `${faults} page faults; GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset: npm run sets it)'}`,
     );
     const words = await searchIndexFor(index);
+    // Timing starts once the process is quiet: right after a build, the build's and the word
+    // index's garbage is collected, and the worker threads' heaps are shrunk by V8 once they idle
+    // (pauses of 5–16 ms on those threads, measured with --trace-gc, ~0.3–1 s after the build),
+    // which on two cores slowed the first ~30 queries. The freshness figures cover that period.
+    await settled();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
 
     // cold: what queries keep with the index dropped before each run (facet counts, result size,
     // location offers: the first query of its filter set after an index swap); warm: the same
