@@ -4,8 +4,8 @@
 // (what queries keep dropped before each run) under each variant in turn, query by query. One
 // process and one index for all: no difference of memory layout or of this machine's spell
 // between the variants (runs of separate processes differ by up to 2× on these machines).
-// --variants: [[name, runListing options], …]; by default the group count by dimension bits
-// against value by value, on two threads.
+// --variants: [[name, runListing options], …]; by default groups counted by their param
+// dimensions against value by value, on two threads.
 import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor } from '@/lib/listing/index-store';
@@ -13,7 +13,7 @@ import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 100);
 const wanted = (option('--shapes') ?? 'discount,top category,price range').split(',');
-const variants = JSON.parse(option('--variants') ?? '[["bits",{"dimBits":true}],["by value",{"dimBits":false}]]') as [string, Parameters<typeof runListing>[3]][];
+const variants = JSON.parse(option('--variants') ?? '[["by dimensions",{"paramDims":true}],["by value",{"paramDims":false}]]') as [string, Parameters<typeof runListing>[3]][];
 const runtime = await bootKeptDatabase('bin/measure-options.ts --data-dir DIR [--runs N] [--shapes a,b] [--variants JSON]');
 const shop = await largestShop(runtime.ctx.sql);
 const index = await indexFor(runtime.ctx.sql, shop.id);

@@ -78,6 +78,10 @@ export type ShopIndex = {
   // most params, and a marker per dimension on every document was 45 % of all postings.
   postOffsets: Int32Array;
   postings: Int32Array | Uint16Array; // 16 bits while values and markers are fewer than 65,536
+  // Per rank two words: bit b of word w is set when the document has a value of param dimension
+  // FIRST_PARAM_DIM + 32w + b. A group with several documents in a set is counted by them
+  // (count-kernel.ts). Null with more than 64 param dimensions.
+  paramDims: Uint32Array | null;
   invOffsets: Int32Array; // value → range of invDocs: its documents, in group order
   invDocs: Int32Array;
   brandPicture: Map<number, string>;
@@ -1106,7 +1110,7 @@ export class IndexBuilder {
     const merchants = new Map<string, Int32Array>();
     for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
     step('columns');
-    const { postings, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad } = await laidOut;
+    const { postings, paramDims, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad } = await laidOut;
     this.tokenNumbers = new IntList(1);
     step('postings and inverted lists (waited for)');
     // A brand's picture: its cheapest product's that has one (the layout found it).
@@ -1165,6 +1169,7 @@ export class IndexBuilder {
       dimValues,
       postOffsets,
       postings,
+      paramDims,
       invOffsets,
       invDocs,
       brandPicture,

@@ -20,13 +20,14 @@ export type CountTask = {
   // with several documents in the set skips them and counts its excess itself. Null when markers
   // mean presence, counted once per group as values are (a location query's new values).
   valueDim: Int32Array | null;
-  // With valueDim, and at most 64 param dimensions: a group with several documents in the set
-  // counts its values once each into multiOut (all zero, valueDim's size) and adds the param
-  // dimensions it has (its documents' values' dimensions, as bits) to the bit-sliced counters in
-  // planes (all zero, PLANES words); both are added to out and cleared at the end of the call.
+  // With valueDim, and the index's param dimensions per rank (ShopIndex.paramDims): a group with
+  // several documents in the set counts its values once each into multiOut (all zero, valueDim's
+  // size) and adds the param dimensions it has (its documents' or'ed) to the bit-sliced counters
+  // in planes (all zero, PLANES words); both are added to out and cleared at the end of the call.
   // Null: such a group counts its excess value by value (countSharedExcess, slower).
   multiOut: Int32Array | null;
   planes: Int32Array | null;
+  paramDims: Uint32Array | null;
   firstParamDim: number;
   // Picking each group's representative (with collapse): by each rank's position in a kept order,
   // or else by the order's keys, then the id; marked in `reps` (by document) and in `positions`.
@@ -39,7 +40,7 @@ export type CountTask = {
   positions: Uint32Array | null;
 };
 
-/** Words of CountTask.planes: 30 bit-sliced counters for each of the two words of dimension bits (up to 2^30 groups). */
+/** Words of CountTask.planes: 30 bit-sliced counters for each of the two words of param dimensions (up to 2^30 groups). */
 export const PLANES = 60;
 
 /**
@@ -62,9 +63,10 @@ function countRanks(task) {
     }
     return 0;
   }
-  // Groups with several documents in the set counted by their dimensions' bits (see CountTask.multiOut).
+  // Groups with several documents in the set counted by their param dimensions (see CountTask.multiOut).
   const multiOut = out && stamp && valueDim ? task.multiOut : null;
-  let byBits = false; // some group was counted so
+  const paramDims = task.paramDims;
+  let byDims = false; // some group was counted so
   let picked = 0;
   // A run: the set's documents of one group, in rank order (pending until the group changes),
   // the best ranked of them in the query's order when picking, and the dimensions they have.
@@ -85,12 +87,14 @@ function countRanks(task) {
       if (group === runGroup) {
         if (multiOut) {
           if (!runShared) {
-            runLow = countValuesOnce(task, runFirst, group, multiOut);
-            runHigh = highDims;
+            countValuesOnce(postOffsets, postings, runFirst, group, stamp, multiOut, valueDim.length);
+            runLow = paramDims[2 * runFirst];
+            runHigh = paramDims[2 * runFirst + 1];
           }
-          runLow |= countValuesOnce(task, rank, group, multiOut);
-          runHigh |= highDims;
-          byBits = true;
+          countValuesOnce(postOffsets, postings, rank, group, stamp, multiOut, valueDim.length);
+          runLow |= paramDims[2 * rank];
+          runHigh |= paramDims[2 * rank + 1];
+          byDims = true;
         } else if (out && stamp) {
           if (valueDim) {
             if (!runShared) countSharedExcess(postOffsets, postings, runFirst, group, stamp, out, valueDim);
@@ -112,20 +116,12 @@ function countRanks(task) {
     }
   }
   if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multiOut !== null, runLow, runHigh);
-  if (byBits) addCountedByBits(task);
+  if (byDims) addCountedByDims(task);
   return picked;
 }
 
-// Counts each value once per group (same stamp); excess markers are skipped. Returns the
-// document's param dimensions as bits (bit d: dimension firstParamDim + d), the first 32 (the
-// next 32 left in highDims).
-let highDims = 0;
-function countValuesOnce(task, rank, group, counts) {
-  const { postOffsets, postings, stamp, valueDim } = task;
-  const valueCount = valueDim.length;
-  const first = task.firstParamDim;
-  let low = 0;
-  let high = 0;
+// Counts each value once per group (same stamp); excess markers are skipped.
+function countValuesOnce(postOffsets, postings, rank, group, stamp, counts, valueCount) {
   const end = postOffsets[rank + 1];
   for (let p = postOffsets[rank]; p < end; p++) {
     const value = postings[p];
@@ -133,14 +129,7 @@ function countValuesOnce(task, rank, group, counts) {
     const differs = stamp[value] ^ group;
     counts[value] += (differs | -differs) >>> 31; // 1 unless the group counted it already
     stamp[value] = group;
-    const d = valueDim[value] - first; // below 0 for other dimensions
-    const below32 = (d - 32) >> 31; // all ones when d < 32
-    const param = ~(d >> 31); // all ones when d >= 0
-    low |= (1 << d) & below32 & param;
-    high |= (1 << d) & ~below32;
   }
-  highDims = high;
-  return low;
 }
 
 // Adds one to the counter of each bit of word \`word\` set in \`bits\`. The counters are
@@ -154,11 +143,11 @@ function addToPlanes(planes, word, bits) {
   }
 }
 
-// Adds what the groups counted by their dimensions' bits give to out, in its terms, and clears multiOut and
+// Adds what the groups counted by their param dimensions give to out, in its terms, and clears multiOut and
 // planes: each value once per group, and to each dimension's excess (ShopIndex.postings: a
 // product's values of it less one, when it has any) those groups' values of it less the number
 // of them that have it.
-function addCountedByBits(task) {
+function addCountedByDims(task) {
   const { out, multiOut, planes, valueDim } = task;
   const valueCount = valueDim.length;
   for (let value = 0; value < valueCount; value++) {
@@ -183,12 +172,12 @@ function addCountedByBits(task) {
   }
 }
 
-// Counts a run's document when it was alone in its group (or the dimensions of a run counted by
-// their bits), and marks the run's representative; 1 when picked.
-function finishRun(task, runFirst, runShared, runBest, byBits, runLow, runHigh) {
+// Counts a run's document when it was alone in its group (or the param dimensions of a run
+// counted by them), and marks the run's representative; 1 when picked.
+function finishRun(task, runFirst, runShared, runBest, byDims, runLow, runHigh) {
   const { out, postOffsets, postings, pick, reps, positions, positionOfRank, groupOrder } = task;
   if (out && !runShared) countAlone(postOffsets, postings, runFirst, out);
-  if (runShared && byBits) {
+  if (runShared && byDims) {
     addToPlanes(task.planes, 0, runLow);
     addToPlanes(task.planes, 1, runHigh);
   }

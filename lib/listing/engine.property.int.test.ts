@@ -216,18 +216,18 @@ it('answers every generated query exactly as the reference does', { timeout: 300
         // threads, as large sets are; and across those, half find location offers by a pass over
         // every offer, half through each location's list (merged, or, for half of those,
         // gathered through a bitset of ranks). The last 14 count a group's excess value by
-        // value instead of by its dimensions' bits (as with more than 64 param dimensions).
+        // value instead of by its param dimensions (as with more than 64 of them).
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
         const scanOffersFrom = (n >> 2) % 2 === 0 ? 0 : 2;
         const mergeListsUpTo = (n >> 3) % 2 === 0 ? 0 : undefined;
-        const dimBits = n < 16;
+        const paramDims = n < 16;
         // Each query, its next page, then the query again: the later answers come partly or wholly
         // from what the index kept.
         const first = toQuery(shopId, generatedQuery);
         for (const q of [first, { ...first, page: generatedQuery.page + 1 }, first]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom, mergeListsUpTo, dimBits })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom, mergeListsUpTo, paramDims })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           // Kept sorted results own their bytes (a view would hold the whole set it was cut from).

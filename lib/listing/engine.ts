@@ -404,7 +404,7 @@ type Work = {
   mark: number;
   shared?: Shared | null;
   parallelFrom: number;
-  dimBits: boolean; // count a group with several documents in a set by its dimensions' bits (CountTask.multiOut)
+  paramDims: boolean; // count a group with several documents in a set by its param dimensions (CountTask.multiOut)
 };
 
 function workOf(index: ShopIndex): Work {
@@ -419,7 +419,7 @@ function workOf(index: ShopIndex): Work {
       groupStamp: new Int32Array(index.n),
       mark: 0,
       parallelFrom: PARALLEL_FROM,
-      dimBits: true,
+      paramDims: true,
     };
     index.cache.set('work', work);
   }
@@ -462,7 +462,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
       documents++;
     }
   }
-  const byBits = out !== null && collapse && work.dimBits && index.dims.length - FIRST_PARAM_DIM <= 64;
+  const byDims = out !== null && collapse && work.paramDims && index.paramDims !== null;
   const task: CountTask = {
     ranks,
     fromWord: 0,
@@ -475,8 +475,9 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     out,
     stamp: out && collapse ? work.buffers.int32('stamp', out.length).fill(-1) : null,
     valueDim: index.valueDim,
-    multiOut: byBits ? work.buffers.int32('multiOut', index.valueDim.length).fill(0) : null,
-    planes: byBits ? work.buffers.int32('planes', PLANES).fill(0) : null,
+    multiOut: byDims ? work.buffers.int32('multiOut', index.valueDim.length).fill(0) : null,
+    planes: byDims ? work.buffers.int32('planes', PLANES).fill(0) : null,
+    paramDims: byDims ? index.paramDims : null,
     firstParamDim: FIRST_PARAM_DIM,
     pick: pick !== null && collapse,
     positionOfRank: pick?.positionOfRank ?? null,
@@ -1075,19 +1076,19 @@ function offerOfDocument(index: ShopIndex, offered: Offered, doc: number): numbe
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
  * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never); `mergeListsUpTo`: see
- * MERGE_LISTS_UP_TO (tests set 0 too: never); `dimBits`: see CountTask.multiOut (tests set false
+ * MERGE_LISTS_UP_TO (tests set 0 too: never); `paramDims`: see CountTask.multiOut (tests set false
  * too: the excess counted value by value, as with more than 64 param dimensions).
  */
 export function runListing(
   index: ShopIndex,
   query: ListingQuery,
   search: SearchHits | null,
-  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO, dimBits = true } = {},
+  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO, paramDims = true } = {},
 ): EngineResult {
   const work = workOf(index);
   const { buffers } = work;
   work.parallelFrom = parallelFrom;
-  work.dimBits = dimBits;
+  work.paramDims = paramDims;
   const n = index.n;
   let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
 

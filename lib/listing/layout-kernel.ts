@@ -37,6 +37,7 @@ export type LayoutTask = {
 /** What it gives back. */
 export type LayoutResult = {
   postings: Uint16Array | Int32Array; // shared, exact size
+  paramDims: Uint32Array | null; // shared, two words a rank (ShopIndex.paramDims); null past 64 param dimensions
   invOffsets: Int32Array; // value → range of invDocs
   invDocs: Int32Array; // per value its documents, in group order
   tokenOffsets: Int32Array; // rank → its tokens in tokenNumbers (what the next build replays)
@@ -51,7 +52,7 @@ export type LayoutResult = {
 /**
  * `layOut(task)`: each document's values in group order (the order counting reads them in), its
  * tokens' values once each, a param dimension's second and later values each followed by that
- * dimension's excess marker (see ShopIndex.postings); written front to back (scattering them
+ * dimension's excess marker (see ShopIndex.postings), and its param dimensions; written front to back (scattering them
  * value by value missed the cache on every write, ~2 s at 1,000,000). In the same pass: the
  * tokens in that order, how many documents each value has, and per label variant and brand
  * picture the cheapest product (then the lowest id). Then per value its documents, read off the
@@ -75,6 +76,7 @@ function layOut(task) {
   const pictureNumber = new Int32Array(valueCount).fill(-1);
   const pictureLoad = new Int32Array(valueCount).fill(-1);
   const picturePrice = new Float64Array(valueCount).fill(Infinity);
+  const paramDims = dimCount - firstParamDim <= 64 ? new Uint32Array(new SharedArrayBuffer(8 * n)) : null;
   let at = 0;
   let t = 0;
   postOffsets[0] = 0;
@@ -112,8 +114,10 @@ function layOut(task) {
         out[at++] = value;
         documents[value]++;
         const dim = valueDim[value];
-        if (dimSeen[dim] !== rank) dimSeen[dim] = rank;
-        else if (dim >= firstParamDim) out[at++] = valueCount + dim;
+        if (dimSeen[dim] !== rank) {
+          dimSeen[dim] = rank;
+          if (dim >= firstParamDim && paramDims) paramDims[2 * rank + ((dim - firstParamDim) >>> 5)] |= 1 << ((dim - firstParamDim) & 31);
+        } else if (dim >= firstParamDim) out[at++] = valueCount + dim;
       }
       const v = numberVariant[number];
       if (v >= 0) {
@@ -143,7 +147,7 @@ function layOut(task) {
       if (value < valueCount) invDocs[cursor[value]++] = doc;
     }
   }
-  return { postings, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad };
+  return { postings, paramDims, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad };
 }
 `;
 

@@ -168,6 +168,7 @@ export function locationCounts(
     valueDim: collapse ? null : index.valueDim,
     multiOut: null,
     planes: null,
+    paramDims: null,
     firstParamDim: FIRST_PARAM_DIM,
     pick: false,
     positionOfRank: null,

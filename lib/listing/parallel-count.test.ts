@@ -34,15 +34,18 @@ function layout(n: number, seed: number) {
     .sort(() => random() - 0.5)
     .forEach((doc, rank) => (idRank[doc] = rank));
   const valueDim = Int32Array.from({ length: valueCount }, (_, value) => value % dims);
-  const index = { postOffsets, postings, groupOfRank, groupOrder, valueDim, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
+  // Each rank's param dimensions (from FIRST_PARAM on), as ShopIndex.paramDims.
+  const paramDims = shared((b) => new Uint32Array(b), 8 * n);
+  lists.forEach((list, rank) => list.forEach((value) => value < valueCount && valueDim[value] >= FIRST_PARAM && (paramDims[2 * rank] |= 1 << (valueDim[value] - FIRST_PARAM))));
+  const index = { postOffsets, postings, groupOfRank, groupOrder, valueDim, paramDims, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
   return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
 }
 
 /**
  * A counting task over every word of `ranks` of a made-up index, picking representatives (by
- * position, or by key and id) or not; with `bits`, a group by its dimensions' bits (CountTask.multiOut).
+ * position, or by key and id) or not; with `byDims`, a group by its param dimensions (CountTask.multiOut).
  */
-function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1, bits = false): CountTask {
+function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1, byDims = false): CountTask {
   const { index, positionOfRank, keys, idRank, outLength } = made;
   return {
     ranks,
@@ -56,8 +59,9 @@ function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse
     out: new Int32Array(outLength),
     stamp: new Int32Array(outLength).fill(-1),
     valueDim: index.valueDim,
-    multiOut: bits ? new Int32Array(index.valueDim.length) : null,
-    planes: bits ? new Int32Array(PLANES) : null,
+    multiOut: byDims ? new Int32Array(index.valueDim.length) : null,
+    planes: byDims ? new Int32Array(PLANES) : null,
+    paramDims: byDims ? index.paramDims : null,
     firstParamDim: FIRST_PARAM,
     pick: pick !== 'none',
     positionOfRank: pick === 'position' ? positionOfRank : null,
@@ -99,7 +103,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
   let workerCounted = 0;
   // Again until the worker has taken part (it takes chunks as soon as it wakes; a late one may find none left).
   for (const deadline = Date.now() + 20_000; workerCounted === 0 && Date.now() < deadline; ) {
-    for (const [n, density, collapse, pick, sign, bits] of [
+    for (const [n, density, collapse, pick, sign, byDims] of [
       [5000, 0.05, true, 'none', 1, false],
       [5000, 0.6, true, 'position', 1, false],
       [4000, 0.3, false, 'none', 1, false],
@@ -115,7 +119,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       const ranks = shared((b) => new Uint32Array(b), 4 * words);
       // Dense and sparse stretches: the halves' work differs.
       for (let rank = 0; rank < n; rank++) if (random() < (rank < n / 3 ? density : density / 4)) ranks[rank >>> 5] |= 1 << (rank & 31);
-      const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign, bits);
+      const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign, byDims);
       const alone = task(ranks.slice());
       const pickedAlone = countRanks(alone);
       const state = sharedFor(index, ranks, FIRST_PARAM);
@@ -127,7 +131,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
         picked = countInParallel(together, state);
         if (picked === null) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(picked, `n ${n} density ${density} pick ${pick} bits ${bits}`).toBe(pickedAlone);
+      expect(picked, `n ${n} density ${density} pick ${pick} by dimensions ${byDims}`).toBe(pickedAlone);
       workerCounted += workerChunksOfLastCall();
       expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
       if (pick !== 'none') {

@@ -27,6 +27,7 @@ export type Shared = {
   groupOfRank: Int32Array;
   groupOrder: Int32Array;
   valueDim: Int32Array;
+  paramDims: Uint32Array | null; // ShopIndex.paramDims when in shared memory
   firstParamDim: number;
   ranks: Uint32Array;
   out: Int32Array; // the worker's counts
@@ -50,7 +51,7 @@ const POSTINGS_LOADED = 11; // the id of the other postings it holds
 const BY_OTHER_POSTINGS = 12; // 1: count the other postings (presence markers, no excess)
 const NEXT_CHUNK = 13; // the next chunk to take
 const TAKEN = 14; // how many chunks the worker took
-const BY_BITS = 15; // 1: a group with several documents is counted by its dimensions' bits (CountTask.multiOut)
+const BY_DIMS = 15; // 1: a group with several documents is counted by its param dimensions (CountTask.multiOut)
 const BOUNDS = 16; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
 /** Chunks per task: the most the calling thread waits for is the one the worker is on. */
 export const CHUNKS_PER_TASK = 16;
@@ -79,7 +80,7 @@ let multiOut = null;
 const planes = new Int32Array(${PLANES});
 const task = {
   ranks: null, fromWord: 0, toWord: 0, postOffsets: null, postings: null, groupOfRank: null, groupOrder: null,
-  collapse: false, out: null, stamp: null, valueDim: null, multiOut: null, planes, firstParamDim: 0,
+  collapse: false, out: null, stamp: null, valueDim: null, multiOut: null, planes, paramDims: null, firstParamDim: 0,
   pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null,
 };
 function takeMessages() {
@@ -133,7 +134,9 @@ for (;;) {
   task.out = counts ? shared.out : null;
   task.stamp = counts ? stamp : null;
   task.valueDim = byOther ? null : shared.valueDim;
-  task.multiOut = control[${BY_BITS}] === 1 ? multiOut : null;
+  const byDims = control[${BY_DIMS}] === 1;
+  task.multiOut = byDims ? multiOut : null;
+  task.paramDims = byDims ? shared.paramDims : null;
   task.firstParamDim = shared.firstParamDim;
   task.pick = pick;
   task.positionOfRank = pick && !byValues ? positionOfRank : null;
@@ -250,7 +253,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   const state = counter();
   if (!state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
-  if (task.multiOut && task.firstParamDim !== shared.firstParamDim) return null;
+  if (task.multiOut && (task.paramDims !== shared.paramDims || task.firstParamDim !== shared.firstParamDim)) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
@@ -279,7 +282,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   control[BY_VALUES] = byValues ? 1 : 0;
   control[SIGN] = task.sign;
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
-  control[BY_BITS] = task.multiOut ? 1 : 0;
+  control[BY_DIMS] = task.multiOut ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   state.busy = true;
@@ -358,7 +361,7 @@ export function chunkBounds(ranks: Uint32Array, groupOfRank: Int32Array, chunks:
 
 /** The shared arrays an index's counting reads and the worker's result buffers; null unless the index keeps them in shared memory. */
 export function sharedFor(
-  index: { postOffsets: Int32Array; postings: Uint16Array | Int32Array; groupOfRank: Int32Array; groupOrder: Int32Array; valueDim: Int32Array; n: number; valueKey: string[]; dims: unknown[] },
+  index: { postOffsets: Int32Array; postings: Uint16Array | Int32Array; groupOfRank: Int32Array; groupOrder: Int32Array; valueDim: Int32Array; paramDims: Uint32Array | null; n: number; valueKey: string[]; dims: unknown[] },
   ranks: Uint32Array,
   firstParamDim: number,
 ): Shared | null {
@@ -373,6 +376,7 @@ export function sharedFor(
     groupOfRank: index.groupOfRank,
     groupOrder: index.groupOrder,
     valueDim: index.valueDim, // copied to the worker once, with the rest
+    paramDims: index.paramDims?.buffer instanceof SharedArrayBuffer ? index.paramDims : null,
     firstParamDim,
     ranks,
     out: new Int32Array(new SharedArrayBuffer(4 * (index.valueKey.length + index.dims.length))),

@@ -4,7 +4,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { buildIndex, documentValues, idOf, rebuildIndex, type ShopIndex } from './build-index';
+import { buildIndex, documentValues, FIRST_PARAM_DIM, idOf, rebuildIndex, type ShopIndex } from './build-index';
 
 // A rebuild replays the documents of unchanged products from the previous index and reads only the
 // changed rows: after any sequence of imports it must give exactly the index a full build gives.
@@ -83,6 +83,11 @@ function shape(index: ShopIndex) {
       const list = index.locationOffers.subarray(index.locationOfferOffsets[location], index.locationOfferOffsets[location + 1]);
       if (index.offerRank[o] !== rank || !list.includes(o)) throw new Error(`offer ${o} of ${id} is not where its rank and location say`);
       offers.push([index.locations[location].id, index.offerPrice[o], index.offerOldprice[o], index.offerDiscount[o]]);
+    }
+    // Its param dimensions are those it has values of.
+    const dims = new Set(documentValues(index, doc).map((value) => index.valueDim[value]).filter((dim) => dim >= FIRST_PARAM_DIM));
+    for (let bit = 0; bit < 64; bit++) {
+      if ((((index.paramDims![2 * rank + (bit >>> 5)] >>> (bit & 31)) & 1) === 1) !== dims.has(FIRST_PARAM_DIM + bit)) throw new Error(`${id}'s param dimensions are wrong at ${bit}`);
     }
     return {
       id,
