@@ -103,6 +103,10 @@ export type ShopIndex = {
   locations: LocationNode[]; // by location number; ids of unknown locations come last
   locationByKey: Map<string, number>;
   locationDescendants: Int32Array[]; // number → itself and every location below it
+  // Number → what a query for that location alone finds: per document in stock somewhere in its
+  // subtree (itself included), the offer pricing it there (the cheapest, then the lowest location
+  // id), by rank. Null when at most one location of the subtree has offers (its list is that).
+  subtreeOffers: (Int32Array | null)[];
   locationAncestors: Int32Array[]; // number → itself and every location above it
   knownLocations: number;
   categories: Map<string, CategoryNode>;
@@ -1093,6 +1097,7 @@ export class IndexBuilder {
       });
       return Int32Array.from(below);
     });
+    const subtreeOffers = offersBySubtree(n, locationDescendants, locationOfferOffsets, locationOffers, offerRank, offerPrice);
     const locationAncestors = this.locations.map((node) =>
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
@@ -1186,6 +1191,7 @@ export class IndexBuilder {
       locations: this.locations,
       locationByKey: this.locationByKey,
       locationDescendants,
+      subtreeOffers,
       locationAncestors,
       knownLocations: this.knownLocations,
       categories: this.categories,
@@ -1193,6 +1199,48 @@ export class IndexBuilder {
       cache: new Map(),
     };
   }
+}
+
+/**
+ * Per location, the offers pricing each document in stock somewhere in its subtree, by rank (see
+ * ShopIndex.subtreeOffers): each rank's cheapest offer found through one array by rank, the ranks
+ * marked in a bitset read in order.
+ */
+function offersBySubtree(n: number, descendants: Int32Array[], listOffsets: Int32Array, lists: Int32Array, offerRank: Int32Array, offerPrice: Float64Array): (Int32Array | null)[] {
+  const best = new Int32Array(n).fill(-1);
+  const found = emptySet(n);
+  return descendants.map((below) => {
+    const withOffers = Array.from(below).filter((location) => listOffsets[location + 1] > listOffsets[location]);
+    if (withOffers.length < 2) return null;
+    let count = 0;
+    for (const location of withOffers) {
+      for (let i = listOffsets[location]; i < listOffsets[location + 1]; i++) {
+        const offer = lists[i];
+        const rank = offerRank[offer];
+        const current = best[rank];
+        if (current < 0) {
+          add(found, rank);
+          count++;
+        }
+        // Offers are numbered by rank, then location id: the lower number wins a tie.
+        if (current < 0 || offerPrice[offer] < offerPrice[current] || (offerPrice[offer] === offerPrice[current] && offer < current)) best[rank] = offer;
+      }
+    }
+    const offers = new Int32Array(count);
+    let at = 0;
+    for (let w = 0; w < found.length; w++) {
+      let bits = found[w];
+      found[w] = 0;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const rank = (w << 5) + 31 - Math.clz32(low);
+        offers[at++] = best[rank];
+        best[rank] = -1;
+      }
+    }
+    return offers;
+  });
 }
 
 /**
@@ -1208,6 +1256,7 @@ export function indexBytes(index: ShopIndex): number {
   // ids, value dictionary, merchants, what the next build replays.
   bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
+  for (const offers of index.subtreeOffers) bytes += offers?.byteLength ?? 0;
   if (index.replay) {
     const { tokenOffsets, tokenNumbers, groups } = index.replay;
     bytes += tokenOffsets.byteLength + tokenNumbers.byteLength + groups.bytes;

@@ -216,7 +216,9 @@ it('answers every generated query exactly as the reference does', { timeout: 300
         // threads, as large sets are; and across those, half find location offers by a pass over
         // every offer, half through each location's list (merged, or, for half of those,
         // gathered through a bitset of ranks). The last 14 count a group's excess value by
-        // value instead of by its param dimensions (as with more than 64 of them).
+        // value instead of by its param dimensions (as with more than 64 of them). A third find
+        // one location's offers as any other set's, not from the index's per location and below.
+        const subtrees = n % 3 !== 0;
         const sortDirectlyBelow = n % 2 === 0 ? 0 : undefined;
         const parallelFrom = (n >> 1) % 2 === 0 ? 0 : undefined;
         const scanOffersFrom = (n >> 2) % 2 === 0 ? 0 : 2;
@@ -227,7 +229,7 @@ it('answers every generated query exactly as the reference does', { timeout: 300
         const first = toQuery(shopId, generatedQuery);
         for (const q of [first, { ...first, page: generatedQuery.page + 1 }, first]) {
           const hits = q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null;
-          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom, mergeListsUpTo, paramDims })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, hits, { sortDirectlyBelow, parallelFrom, scanOffersFrom, mergeListsUpTo, paramDims, subtrees })));
           const expected = comparable(referenceListing(reference, q));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(expected);
           // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
@@ -270,7 +272,7 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
       const { shopId, index, reference } = await loaded(generated);
       for (const [n, generatedQuery] of queries.entries()) {
         const q = locationsAloneQuery(shopId, { ...generatedQuery, limit: 24, page: 1 });
-        const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 1) % 2 === 0 ? 0 : undefined })));
+        const engine = comparable(engineAnswer(index, runListing(index, q, null, { scanOffersFrom: n % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 1) % 2 === 0 ? 0 : undefined, subtrees: n % 3 !== 0 })));
         expect(engine, JSON.stringify(generatedQuery)).toEqual(comparable(referenceListing(reference, q)));
         shown += engine.shown.filter((product) => product.location !== null).length;
       }
@@ -305,7 +307,7 @@ it('answers queries for locations alone exactly as the reference does', { timeou
         const first = locationsAloneQuery(shopId, generatedQuery);
         // The query, its next page, then the query again (partly from what the index kept).
         for (const q of [first, { ...first, page: first.page + 1 }, first]) {
-          const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 2) % 2 === 0 ? 0 : undefined })));
+          const engine = comparable(engineAnswer(index, runListing(index, q, null, { parallelFrom: n % 2 === 0 ? 0 : undefined, scanOffersFrom: (n >> 1) % 2 === 0 ? 0 : 2, mergeListsUpTo: (n >> 2) % 2 === 0 ? 0 : undefined, subtrees: n % 3 !== 0 })));
           expect(engine, JSON.stringify({ ...generatedQuery, page: q.page })).toEqual(comparable(referenceListing(reference, q)));
           cases++;
         }

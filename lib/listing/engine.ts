@@ -26,8 +26,8 @@ export const SCAN_OFFERS_FROM = 1 / 12;
 export const MERGE_LISTS_UP_TO = 4;
 
 /** How locations' offers are found (the defaults above; tests force each way). */
-type LocateWay = { scanOffersFrom: number; mergeListsUpTo: number };
-const DEFAULT_WAY: LocateWay = { scanOffersFrom: SCAN_OFFERS_FROM, mergeListsUpTo: MERGE_LISTS_UP_TO };
+type LocateWay = { scanOffersFrom: number; mergeListsUpTo: number; subtrees: boolean };
+const DEFAULT_WAY: LocateWay = { scanOffersFrom: SCAN_OFFERS_FROM, mergeListsUpTo: MERGE_LISTS_UP_TO, subtrees: true };
 
 /** Sets of at least this many documents are counted on two threads (a handoff costs ~0.1 ms). */
 export const PARALLEL_FROM = 20_000;
@@ -200,12 +200,16 @@ function locatedSet(index: ShopIndex, located: Located): Bitset {
 
 /**
  * The documents in stock in the masked locations, and the offer pricing each one that has offers,
- * in rank order (as counting visits them). Offers are numbered in rank order: when the masked
+ * in rank order (as counting visits them). One location and those below it: the index has them
+ * (ShopIndex.subtreeOffers). Otherwise, offers are numbered in rank order: when the masked
  * locations hold a good share of them, one pass over every offer finds them in order; otherwise
  * each masked location's list (in rank order too) is read: a few lists merged, more through a
  * bitset of the ranks found, read in order.
  */
-function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffersFrom, mergeListsUpTo }: LocateWay): Located {
+function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffersFrom, mergeListsUpTo, subtrees }: LocateWay): Located {
+  const root = subtrees ? subtreeRoot(index, mask) : -1;
+  const kept = root >= 0 ? index.subtreeOffers[root] : null;
+  if (kept) return { set: null, offers: kept };
   const { offerPrice, offerRank, offerLocation, locationOfferOffsets, locationOffers } = index;
   const offerCount = offerRank.length;
   let masked = 0;
@@ -265,6 +269,19 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
     });
   }
   return { set: null, offers };
+}
+
+/** The location whose subtree (itself and every location below it) is exactly the masked ones, or -1. */
+function subtreeRoot(index: ShopIndex, mask: Uint8Array): number {
+  let masked = 0;
+  let root = -1;
+  for (let location = 0; location < mask.length; location++) {
+    if (!mask[location]) continue;
+    masked++;
+    if (root < 0 || index.locationDescendants[location].length > index.locationDescendants[root].length) root = location;
+  }
+  if (root < 0 || index.locationDescendants[root].length !== masked) return -1;
+  return index.locationDescendants[root].every((location) => mask[location] === 1) ? root : -1;
 }
 
 /** The masked locations' lists of offers that are not empty. */
@@ -1077,13 +1094,15 @@ function offerOfDocument(index: ShopIndex, offered: Offered, doc: number): numbe
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
  * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never); `mergeListsUpTo`: see
  * MERGE_LISTS_UP_TO (tests set 0 too: never); `paramDims`: see CountTask.multiOut (tests set false
- * too: the excess counted value by value, as with more than 64 param dimensions).
+ * too: the excess counted value by value, as with more than 64 param dimensions); `subtrees`: a
+ * location and those below it take the index's offers for them (tests set false too: found as any
+ * other set of locations).
  */
 export function runListing(
   index: ShopIndex,
   query: ListingQuery,
   search: SearchHits | null,
-  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO, paramDims = true } = {},
+  { sortDirectlyBelow = SORT_DIRECTLY_BELOW, parallelFrom = PARALLEL_FROM, scanOffersFrom = SCAN_OFFERS_FROM, mergeListsUpTo = MERGE_LISTS_UP_TO, paramDims = true, subtrees = true } = {},
 ): EngineResult {
   const work = workOf(index);
   const { buffers } = work;
@@ -1114,10 +1133,10 @@ export function runListing(
     if (onlyLocations) {
       // The result comes from the offered products (location-only.ts): `base` and `matched` stay
       // every product (in stock), which only the locations in stock below read.
-      located = locatedFor(index, mask, scratchOf(index).best, { scanOffersFrom, mergeListsUpTo });
+      located = locatedFor(index, mask, scratchOf(index).best, { scanOffersFrom, mergeListsUpTo, subtrees });
       narrowed = true;
     } else {
-      const filtered = locationFilter(index, mask, { scanOffersFrom, mergeListsUpTo });
+      const filtered = locationFilter(index, mask, { scanOffersFrom, mergeListsUpTo, subtrees });
       effective = filtered.effective;
       narrow(filtered.set);
     }
