@@ -217,9 +217,9 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
   // Whether offer a prices a document before offer b: the cheaper, then the lower location id (a
   // document's offers are numbered in the order of their locations' ids).
   const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
-  // What is kept owns its bytes; the arrays it is made in are the index's buffers (a cold
-  // location query made ~1 MB of garbage in them, outside the heap, which brought collections
-  // for "external memory pressure" of up to ~20 ms in the middle of queries).
+  // What is kept owns its bytes; the arrays it is made in (the scan's, the merges', the bitset's)
+  // are the index's buffers: garbage outside the heap brings collections for "external memory
+  // pressure" in the middle of queries.
   const { buffers } = workOf(index);
   let offers: Int32Array;
   if (masked >= offerCount * scanOffersFrom) {
@@ -242,7 +242,10 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
     // itself: a view of the index's).
     const [first = new Int32Array(0), ...rest] = listsOf(index, mask);
     offers = first;
-    rest.forEach((list, i) => (offers = mergeOffers(index, offers, list, buffers.int32(i % 2 === 0 ? 'merged offers' : 'merged offers too', offers.length + list.length))));
+    for (let i = 0; i < rest.length; i++) {
+      const into = buffers.int32(i % 2 === 0 ? 'merged offers' : 'merged offers too', offers.length + rest[i].length);
+      offers = mergeOffers(index, offers, rest[i], into);
+    }
     if (rest.length > 0) offers = offers.slice();
   } else {
     // `best` (by rank) is all -1, and left so. The ranks found are marked in a bitset, read in order.
