@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { BytesTable } from './bytes-table';
+import { cheapestOffers, type OfferLists } from './cheapest-offers';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
 
 import { FloatList, IntList } from './int-list';
@@ -1097,7 +1098,7 @@ export class IndexBuilder {
       });
       return Int32Array.from(below);
     });
-    const subtreeOffers = offersBySubtree(n, locationDescendants, locationOfferOffsets, locationOffers, offerRank, offerPrice);
+    const subtreeOffers = offersBySubtree(n, locationDescendants, { offerRank, offerPrice, locationOfferOffsets, locationOffers });
     const locationAncestors = this.locations.map((node) =>
       Int32Array.from(node.path.map((id) => this.locationByKey.get(id)).filter((number): number is number => number !== undefined)),
     );
@@ -1203,43 +1204,14 @@ export class IndexBuilder {
 
 /**
  * Per location, the offers pricing each document in stock somewhere in its subtree, by rank (see
- * ShopIndex.subtreeOffers): each rank's cheapest offer found through one array by rank, the ranks
- * marked in a bitset read in order.
+ * ShopIndex.subtreeOffers); null where at most one location of the subtree has offers.
  */
-function offersBySubtree(n: number, descendants: Int32Array[], listOffsets: Int32Array, lists: Int32Array, offerRank: Int32Array, offerPrice: Float64Array): (Int32Array | null)[] {
+function offersBySubtree(n: number, descendants: Int32Array[], lists: OfferLists): (Int32Array | null)[] {
   const best = new Int32Array(n).fill(-1);
   const found = emptySet(n);
   return descendants.map((below) => {
-    const withOffers = Array.from(below).filter((location) => listOffsets[location + 1] > listOffsets[location]);
-    if (withOffers.length < 2) return null;
-    let count = 0;
-    for (const location of withOffers) {
-      for (let i = listOffsets[location]; i < listOffsets[location + 1]; i++) {
-        const offer = lists[i];
-        const rank = offerRank[offer];
-        const current = best[rank];
-        if (current < 0) {
-          add(found, rank);
-          count++;
-        }
-        // Offers are numbered by rank, then location id: the lower number wins a tie.
-        if (current < 0 || offerPrice[offer] < offerPrice[current] || (offerPrice[offer] === offerPrice[current] && offer < current)) best[rank] = offer;
-      }
-    }
-    const offers = new Int32Array(count);
-    let at = 0;
-    for (let w = 0; w < found.length; w++) {
-      let bits = found[w];
-      found[w] = 0;
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const rank = (w << 5) + 31 - Math.clz32(low);
-        offers[at++] = best[rank];
-        best[rank] = -1;
-      }
-    }
-    return offers;
+    const withOffers = Array.from(below).filter((location) => lists.locationOfferOffsets[location + 1] > lists.locationOfferOffsets[location]);
+    return withOffers.length < 2 ? null : cheapestOffers(lists, withOffers, best, found);
   });
 }
 

@@ -2,6 +2,7 @@ import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subt
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
+import { cheapestOffers } from './cheapest-offers';
 import { countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
@@ -210,7 +211,7 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
   const root = subtrees ? subtreeRoot(index, mask) : -1;
   const kept = root >= 0 ? index.subtreeOffers[root] : null;
   if (kept) return { set: null, offers: kept };
-  const { offerPrice, offerRank, offerLocation, locationOfferOffsets, locationOffers } = index;
+  const { offerPrice, offerRank, offerLocation, locationOfferOffsets } = index;
   const offerCount = offerRank.length;
   let masked = 0;
   for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
@@ -249,27 +250,9 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
     if (rest.length > 0) offers = offers.slice();
   } else {
     // `best` (by rank) is all -1, and left so. The ranks found are marked in a bitset, read in order.
-    const found = buffers.uint32('found ranks', (index.n + 31) >>> 5).fill(0);
-    let count = 0;
-    for (let location = 0; location < mask.length; location++) {
-      if (!mask[location]) continue;
-      for (let i = locationOfferOffsets[location]; i < locationOfferOffsets[location + 1]; i++) {
-        const offer = locationOffers[i];
-        const rank = offerRank[offer];
-        const current = best[rank];
-        if (current < 0) {
-          found[rank >>> 5] |= 1 << (rank & 31);
-          count++;
-        }
-        if (current < 0 || cheaper(offer, current)) best[rank] = offer;
-      }
-    }
-    offers = new Int32Array(count);
-    let i = 0;
-    forEachDocument(found, (rank) => {
-      offers[i++] = best[rank];
-      best[rank] = -1;
-    });
+    const locations: number[] = [];
+    mask.forEach((on, location) => on && locations.push(location));
+    offers = cheapestOffers(index, locations, best, buffers.uint32('found ranks', (index.n + 31) >>> 5).fill(0));
   }
   return { set: null, offers };
 }
