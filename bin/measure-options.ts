@@ -3,7 +3,7 @@
 // (a database kept by `npm run bench:listing -- --data-dir DIR`) once, then runs each shape cold
 // (what queries keep dropped before each run) under each variant in turn, query by query. One
 // process and one index for all: no difference of memory layout or of this machine's spell
-// between the variants (runs of separate processes differ by up to 2× on these machines).
+// between the variants (runs of separate processes of the same code differ by up to 2–3× here).
 // --variants: [[name, runListing options], …]; by default groups counted by their param
 // dimensions against value by value, on two threads.
 import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';

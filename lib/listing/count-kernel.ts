@@ -64,7 +64,7 @@ function countRanks(task) {
     return 0;
   }
   // Groups with several documents in the set counted by their param dimensions (see CountTask.multiOut).
-  const multiOut = out && stamp && valueDim ? task.multiOut : null;
+  const multiOut = out && stamp && valueDim && task.paramDims ? task.multiOut : null;
   const paramDims = task.paramDims;
   let byDims = false; // some group was counted so
   let picked = 0;
@@ -143,10 +143,10 @@ function addToPlanes(planes, word, bits) {
   }
 }
 
-// Adds what the groups counted by their param dimensions give to out, in its terms, and clears multiOut and
-// planes: each value once per group, and to each dimension's excess (ShopIndex.postings: a
-// product's values of it less one, when it has any) those groups' values of it less the number
-// of them that have it.
+// Adds to out what the groups counted by their param dimensions give, in out's terms, and
+// clears multiOut and planes: each value once per group, and to each dimension's excess
+// (ShopIndex.postings: a product's values of it less one, when it has any) those groups' values
+// of it less the number of them that have it.
 function addCountedByDims(task) {
   const { out, multiOut, planes, valueDim } = task;
   const valueCount = valueDim.length;

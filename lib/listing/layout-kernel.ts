@@ -52,11 +52,11 @@ export type LayoutResult = {
 /**
  * `layOut(task)`: each document's values in group order (the order counting reads them in), its
  * tokens' values once each, a param dimension's second and later values each followed by that
- * dimension's excess marker (see ShopIndex.postings), and its param dimensions; written front to back (scattering them
- * value by value missed the cache on every write, ~2 s at 1,000,000). In the same pass: the
- * tokens in that order, how many documents each value has, and per label variant and brand
- * picture the cheapest product (then the lowest id). Then per value its documents, read off the
- * postings front to back.
+ * dimension's excess marker (see ShopIndex.postings), and which param dimensions it has; written
+ * front to back (scattering them value by value missed the cache on every write, ~2 s at
+ * 1,000,000). In the same pass: the tokens in that order, how many documents each value has, and
+ * per label variant and brand picture the cheapest product (then the lowest id). Then per value
+ * its documents, read off the postings front to back.
  */
 export const LAYOUT_SOURCE = `
 const ROLE_BRAND = ${ROLE_BRAND};
