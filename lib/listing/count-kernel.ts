@@ -21,11 +21,13 @@ export type CountTask = {
   // mean presence, counted once per group as values are (a location query's new values).
   valueDim: Int32Array | null;
   // With valueDim, and the index's param dimensions per rank (ShopIndex.paramDims): a group with
-  // several documents in the set counts its values once each into multiOut (all zero, valueDim's
-  // size) and adds the param dimensions it has (its documents' or'ed) to the bit-sliced counters
-  // in planes (all zero, PLANES words); both are added to out and cleared at the end of the call.
+  // several documents in the set counts its values once each into multi and adds the param
+  // dimensions it has (its documents' or'ed) to the bit-sliced counters in planes (all zero,
+  // PLANES words); both are added to out at the end of the call, and the counts and planes
+  // cleared. multi holds per value side by side (one cache line for both) its count (all zero)
+  // and the last group that counted it (all -1 at the start of a pass: clearMulti).
   // Null: such a group counts its excess value by value (countSharedExcess, slower).
-  multiOut: Int32Array | null;
+  multi: Int32Array | null;
   planes: Int32Array | null;
   paramDims: Uint32Array | null;
   firstParamDim: number;
@@ -63,8 +65,8 @@ function countRanks(task) {
     }
     return 0;
   }
-  // Groups with several documents in the set counted by their param dimensions (see CountTask.multiOut).
-  const multiOut = out && stamp && valueDim && task.paramDims ? task.multiOut : null;
+  // Groups with several documents in the set counted by their param dimensions (see CountTask.multi).
+  const multi = out && stamp && valueDim && task.paramDims ? task.multi : null;
   const paramDims = task.paramDims;
   let byDims = false; // some group was counted so
   let picked = 0;
@@ -85,13 +87,13 @@ function countRanks(task) {
       const rank = (w << 5) + 31 - Math.clz32(low);
       const group = groupOfRank[rank];
       if (group === runGroup) {
-        if (multiOut) {
+        if (multi) {
           if (!runShared) {
-            countValuesOnce(postOffsets, postings, runFirst, group, stamp, multiOut, valueDim.length);
+            countValuesOnce(postOffsets, postings, runFirst, group, multi, valueDim.length);
             runLow = paramDims[2 * runFirst];
             runHigh = paramDims[2 * runFirst + 1];
           }
-          countValuesOnce(postOffsets, postings, rank, group, stamp, multiOut, valueDim.length);
+          countValuesOnce(postOffsets, postings, rank, group, multi, valueDim.length);
           runLow |= paramDims[2 * rank];
           runHigh |= paramDims[2 * rank + 1];
           byDims = true;
@@ -108,27 +110,36 @@ function countRanks(task) {
         if (pick && (positionOfRank ? positionOfRank[rank] < positionOfRank[runBest] : rankedBefore(task, groupOrder[rank], groupOrder[runBest]))) runBest = rank;
         continue;
       }
-      if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multiOut !== null, runLow, runHigh);
+      if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multi !== null, runLow, runHigh);
       runGroup = group;
       runFirst = rank;
       runShared = false;
       runBest = rank;
     }
   }
-  if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multiOut !== null, runLow, runHigh);
+  if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multi !== null, runLow, runHigh);
   if (byDims) addCountedByDims(task);
   return picked;
 }
 
-// Counts each value once per group (same stamp); excess markers are skipped.
-function countValuesOnce(postOffsets, postings, rank, group, stamp, counts, valueCount) {
+// Counts each value once per group (the same stamp beside its count); excess markers are skipped.
+function countValuesOnce(postOffsets, postings, rank, group, multi, valueCount) {
   const end = postOffsets[rank + 1];
   for (let p = postOffsets[rank]; p < end; p++) {
     const value = postings[p];
     if (value >= valueCount) continue;
-    const differs = stamp[value] ^ group;
-    counts[value] += (differs | -differs) >>> 31; // 1 unless the group counted it already
-    stamp[value] = group;
+    const at = 2 * value;
+    const differs = multi[at + 1] ^ group;
+    multi[at] += (differs | -differs) >>> 31; // 1 unless the group counted it already
+    multi[at + 1] = group;
+  }
+}
+
+// Makes multi ready for a pass: counts zero, stamps -1.
+function clearMulti(multi) {
+  for (let at = 0; at < multi.length; at += 2) {
+    multi[at] = 0;
+    multi[at + 1] = -1;
   }
 }
 
@@ -144,18 +155,18 @@ function addToPlanes(planes, word, bits) {
 }
 
 // Adds to out what the groups counted by their param dimensions give, in out's terms, and
-// clears multiOut and planes: each value once per group, and to each dimension's excess
+// clears multi's counts and planes: each value once per group, and to each dimension's excess
 // (ShopIndex.postings: a product's values of it less one, when it has any) those groups' values
 // of it less the number of them that have it.
 function addCountedByDims(task) {
-  const { out, multiOut, planes, valueDim } = task;
+  const { out, multi, planes, valueDim } = task;
   const valueCount = valueDim.length;
   for (let value = 0; value < valueCount; value++) {
-    const count = multiOut[value];
+    const count = multi[2 * value];
     if (count === 0) continue;
     out[value] += count;
     out[valueCount + valueDim[value]] += count;
-    multiOut[value] = 0;
+    multi[2 * value] = 0;
   }
   const first = valueCount + task.firstParamDim;
   for (let i = 0; i < planes.length; i++) {
@@ -243,7 +254,8 @@ function rankedBefore(task, a, b) {
 }
 `;
 
-export const countRanks = new Function(`${KERNEL_SOURCE}\nreturn countRanks;`)() as (task: CountTask) => number;
+const kernel = new Function(`${KERNEL_SOURCE}\nreturn { countRanks, clearMulti };`)() as { countRanks: (task: CountTask) => number; clearMulti: (multi: Int32Array) => void };
+export const { countRanks, clearMulti } = kernel;
 
 /**
  * Turns the excess counts a pass left at `out[valueCount + dim]` into presence: per param

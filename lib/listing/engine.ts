@@ -3,7 +3,7 @@ import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, f
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
 import { cheapestOffers } from './cheapest-offers';
-import { countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
+import { clearMulti, countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
@@ -407,7 +407,7 @@ type Work = {
   mark: number;
   shared?: Shared | null;
   parallelFrom: number;
-  paramDims: boolean; // count a group with several documents in a set by its param dimensions (CountTask.multiOut)
+  paramDims: boolean; // count a group with several documents in a set by its param dimensions (CountTask.multi)
 };
 
 function workOf(index: ShopIndex): Work {
@@ -427,6 +427,13 @@ function workOf(index: ShopIndex): Work {
     index.cache.set('work', work);
   }
   return work;
+}
+
+/** CountTask.multi for a counting pass (cleared). */
+function multiFor(work: Work, valueCount: number): Int32Array {
+  const multi = work.buffers.int32('multi', 2 * valueCount);
+  clearMulti(multi);
+  return multi;
 }
 
 /** A new mark for `groupStamp`: a group is taken in this query when its stamp equals it. */
@@ -478,7 +485,7 @@ function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out: Int32A
     out,
     stamp: out && collapse ? work.buffers.int32('stamp', out.length).fill(-1) : null,
     valueDim: index.valueDim,
-    multiOut: byDims ? work.buffers.int32('multiOut', index.valueDim.length).fill(0) : null,
+    multi: byDims ? multiFor(work, index.valueDim.length) : null,
     planes: byDims ? work.buffers.int32('planes', PLANES).fill(0) : null,
     paramDims: byDims ? index.paramDims : null,
     firstParamDim: FIRST_PARAM_DIM,
@@ -1079,7 +1086,7 @@ function offerOfDocument(index: ShopIndex, offered: Offered, doc: number): numbe
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
  * `scanOffersFrom`: see SCAN_OFFERS_FROM (tests set 0 and 2: always and never); `mergeListsUpTo`: see
- * MERGE_LISTS_UP_TO (tests set 0 too: never); `paramDims`: see CountTask.multiOut (tests set false
+ * MERGE_LISTS_UP_TO (tests set 0 too: never); `paramDims`: see CountTask.multi (tests set false
  * too: the excess counted value by value, as with more than 64 param dimensions); `subtrees`: a
  * location and those below it take the index's offers for them (tests set false too: found as any
  * other set of locations).

@@ -166,7 +166,7 @@ export function locationCounts(
     // New values' markers mean presence; without collapse, every document counts alone (which
     // reads no dimension).
     valueDim: collapse ? null : index.valueDim,
-    multiOut: null,
+    multi: null,
     planes: null,
     paramDims: null,
     firstParamDim: FIRST_PARAM_DIM,

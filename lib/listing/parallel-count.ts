@@ -51,7 +51,7 @@ const POSTINGS_LOADED = 11; // the id of the other postings it holds
 const BY_OTHER_POSTINGS = 12; // 1: count the other postings (presence markers, no excess)
 const NEXT_CHUNK = 13; // the next chunk to take
 const TAKEN = 14; // how many chunks the worker took
-const BY_DIMS = 15; // 1: a group with several documents is counted by its param dimensions (CountTask.multiOut)
+const BY_DIMS = 15; // 1: a group with several documents is counted by its param dimensions (CountTask.multi)
 const BOUNDS = 16; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
 /** Chunks per task: the most the calling thread waits for is the one the worker is on. */
 export const CHUNKS_PER_TASK = 16;
@@ -76,11 +76,11 @@ let positionOfRank = null;
 let keys = null;
 let other = null;
 let stamp = null;
-let multiOut = null;
+let multi = null;
 const planes = new Int32Array(${PLANES});
 const task = {
   ranks: null, fromWord: 0, toWord: 0, postOffsets: null, postings: null, groupOfRank: null, groupOrder: null,
-  collapse: false, out: null, stamp: null, valueDim: null, multiOut: null, planes, paramDims: null, firstParamDim: 0,
+  collapse: false, out: null, stamp: null, valueDim: null, multi: null, planes, paramDims: null, firstParamDim: 0,
   pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null,
 };
 function takeMessages() {
@@ -92,7 +92,7 @@ function takeMessages() {
     } else if (message.type === 'index') {
       shared = message.shared;
       stamp = new Int32Array(shared.out.length);
-      multiOut = new Int32Array(shared.valueDim.length);
+      multi = new Int32Array(2 * shared.valueDim.length);
       Atomics.store(control, ${INDEX_LOADED}, shared.id);
     } else if (message.type === 'positions') {
       positionOfRank = message.positionOfRank;
@@ -135,7 +135,8 @@ for (;;) {
   task.stamp = counts ? stamp : null;
   task.valueDim = byOther ? null : shared.valueDim;
   const byDims = control[${BY_DIMS}] === 1;
-  task.multiOut = byDims ? multiOut : null;
+  if (byDims) clearMulti(multi);
+  task.multi = byDims ? multi : null;
   task.paramDims = byDims ? shared.paramDims : null;
   task.firstParamDim = shared.firstParamDim;
   task.pick = pick;
@@ -253,7 +254,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   const state = counter();
   if (!state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
-  if (task.multiOut && (task.paramDims !== shared.paramDims || task.firstParamDim !== shared.firstParamDim)) return null;
+  if (task.multi && (task.paramDims !== shared.paramDims || task.firstParamDim !== shared.firstParamDim)) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
@@ -282,7 +283,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   control[BY_VALUES] = byValues ? 1 : 0;
   control[SIGN] = task.sign;
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
-  control[BY_DIMS] = task.multiOut ? 1 : 0;
+  control[BY_DIMS] = task.multi ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   state.busy = true;
