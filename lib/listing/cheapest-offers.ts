@@ -9,9 +9,16 @@ export type OfferLists = {
 };
 
 /**
- * Per document with an offer in some of `locations` (numbers), the offer pricing it there: the
- * cheapest, then the lowest offer number (a document's offers are numbered in the order of their
- * locations' ids, so the lowest location id). By rank, ascending. Each location's list is read
+ * Whether offer a prices a document before offer b: the cheaper, then the lower offer number (a
+ * document's offers are numbered in the order of their locations' ids, so the lower location id).
+ */
+export function cheaper(offerPrice: Float64Array, a: number, b: number): boolean {
+  return offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
+}
+
+/**
+ * Per document with an offer in some of `locations` (numbers), the offer pricing it there (the
+ * `cheaper` of them). By rank, ascending. Each location's list is read
  * once; `best` (by rank, all -1) and `found` (rank bits, all clear) are left as they were given.
  */
 export function cheapestOffers(index: OfferLists, locations: Iterable<number>, best: Int32Array, found: Bitset): Int32Array {
@@ -26,7 +33,7 @@ export function cheapestOffers(index: OfferLists, locations: Iterable<number>, b
         found[rank >>> 5] |= 1 << (rank & 31);
         count++;
       }
-      if (current < 0 || offerPrice[offer] < offerPrice[current] || (offerPrice[offer] === offerPrice[current] && offer < current)) best[rank] = offer;
+      if (current < 0 || cheaper(offerPrice, offer, current)) best[rank] = offer;
     }
   }
   const offers = new Int32Array(count);

@@ -1,14 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { clearMulti, countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
+import { countRanks, newMulti, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 
 const FIRST_PARAM = 2;
-
-const clearedMulti = (valueCount: number) => {
-  const multi = new Int32Array(2 * valueCount);
-  clearMulti(multi);
-  return multi;
-};
 
 /**
  * A made-up index as the build lays one out: groups of 1–5 consecutive ranks, each rank's values
@@ -64,7 +58,7 @@ it('counts a group with several documents in the set the same by its param dimen
         out: new Int32Array(made.valueDim.length + dims),
         stamp: new Int32Array(made.valueDim.length + dims).fill(-1),
         valueDim: made.valueDim,
-        multi: byDims ? clearedMulti(made.valueDim.length) : null,
+        multi: byDims ? newMulti(made.valueDim.length) : null,
         planes: byDims ? new Int32Array(PLANES) : null,
         paramDims: byDims ? made.paramDims : null,
         firstParamDim: FIRST_PARAM,

@@ -254,6 +254,13 @@ function rankedBefore(task, a, b) {
 }
 `;
 
+/** A new CountTask.multi for `valueCount` values, ready for a pass. */
+export function newMulti(valueCount: number): Int32Array {
+  const multi = new Int32Array(2 * valueCount);
+  clearMulti(multi);
+  return multi;
+}
+
 const kernel = new Function(`${KERNEL_SOURCE}\nreturn { countRanks, clearMulti };`)() as { countRanks: (task: CountTask) => number; clearMulti: (multi: Int32Array) => void };
 export const { countRanks, clearMulti } = kernel;
 

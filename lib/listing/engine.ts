@@ -2,7 +2,7 @@ import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subt
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex } from './build-index';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
 import { sortInTurns } from './sort-in-turns';
-import { cheapestOffers } from './cheapest-offers';
+import { cheaper, cheapestOffers } from './cheapest-offers';
 import { clearMulti, countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
@@ -215,9 +215,6 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
   const offerCount = offerRank.length;
   let masked = 0;
   for (let location = 0; location < mask.length; location++) if (mask[location]) masked += locationOfferOffsets[location + 1] - locationOfferOffsets[location];
-  // Whether offer a prices a document before offer b: the cheaper, then the lower location id (a
-  // document's offers are numbered in the order of their locations' ids).
-  const cheaper = (a: number, b: number) => offerPrice[a] < offerPrice[b] || (offerPrice[a] === offerPrice[b] && a < b);
   // What is kept owns its bytes; the arrays it is made in (the scan's, the merges', the bitset's)
   // are the index's buffers: garbage outside the heap brings collections for "external memory
   // pressure" in the middle of queries.
@@ -231,7 +228,7 @@ function locate(index: ShopIndex, mask: Uint8Array, best: Int32Array, { scanOffe
       if (!mask[offerLocation[offer]]) continue;
       const rank = offerRank[offer];
       if (rank === lastRank) {
-        if (cheaper(offer, chosen[count - 1])) chosen[count - 1] = offer;
+        if (cheaper(offerPrice, offer, chosen[count - 1])) chosen[count - 1] = offer;
       } else {
         lastRank = rank;
         chosen[count++] = offer;
@@ -304,7 +301,7 @@ function mergeOffers(index: ShopIndex, offers: Int32Array, list: Int32Array, out
       out[count++] = theirs;
       j++;
     } else {
-      out[count++] = offerPrice[theirs] < offerPrice[mine] || (offerPrice[theirs] === offerPrice[mine] && theirs < mine) ? theirs : mine;
+      out[count++] = cheaper(offerPrice, theirs, mine) ? theirs : mine;
       i++;
       j++;
     }

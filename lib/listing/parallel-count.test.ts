@@ -1,18 +1,12 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { bitCount } from './bitset';
-import { clearMulti, countRanks, PLANES, type CountTask } from './count-kernel';
+import { countRanks, newMulti, PLANES, type CountTask } from './count-kernel';
 import { chunkBounds, countInParallel, finishInParallel, sharedFor, startInParallel, workerChunksOfLastCall } from './parallel-count';
 
 const shared = <T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(make: (buffer: SharedArrayBuffer) => T, bytes: number) => make(new SharedArrayBuffer(bytes));
 
 const FIRST_PARAM = 1;
-
-const clearedMulti = (valueCount: number) => {
-  const multi = new Int32Array(2 * valueCount);
-  clearMulti(multi);
-  return multi;
-};
 
 /** A made-up index in shared memory: groups of 1–4 consecutive ranks, 0–8 values per rank. */
 function layout(n: number, seed: number) {
@@ -65,7 +59,7 @@ function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse
     out: new Int32Array(outLength),
     stamp: new Int32Array(outLength).fill(-1),
     valueDim: index.valueDim,
-    multi: byDims ? clearedMulti(index.valueDim.length) : null,
+    multi: byDims ? newMulti(index.valueDim.length) : null,
     planes: byDims ? new Int32Array(PLANES) : null,
     paramDims: byDims ? index.paramDims : null,
     firstParamDim: FIRST_PARAM,
