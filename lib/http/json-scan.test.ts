@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, scanJson } from './json-scan';
+import { fastScan, JsonSyntaxError, scanJson } from './json-scan';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -28,6 +28,7 @@ function agrees(bytes: Uint8Array): void {
   } catch (error) {
     expect(error).toBeInstanceOf(JsonSyntaxError);
     expect(expected.ok, `scanJson refused valid JSON: ${decoder.decode(bytes)} (${(error as Error).message})`).toBe(false);
+    expect(fastScan(bytes, KEYS)).toBeUndefined();
     return;
   }
   expect(expected.ok, `scanJson accepted invalid JSON: ${decoder.decode(bytes)}`).toBe(true);
@@ -39,6 +40,8 @@ function agrees(bytes: Uint8Array): void {
     return;
   }
   expect(members).not.toBeNull();
+  // The fast path reads every object these tests make (none is nested 200 deep), the same way.
+  expect(fastScan(bytes, KEYS), `the fast path gave up on ${decoder.decode(bytes)}`).toEqual(members);
   const object = value as Record<string, unknown>;
   expect(new Set(members!.keys())).toEqual(new Set(Object.keys(object)));
   for (const [key, member] of members!) {
@@ -139,6 +142,12 @@ describe('scanJson', () => {
     expect(Array.from(members.get('items')!.elements!)).toEqual([27, 28, 29, 30]);
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(scanJson(encoder.encode(deep))).toBeNull();
+    // Past the fast path's depth, the exact way answers.
+    const deepText = `{"a":${'['.repeat(1000)}${']'.repeat(1000)},"items":[{"id":1}]}`;
+    const deepMember = encoder.encode(deepText);
+    expect(fastScan(deepMember, ['id'])).toBeUndefined();
+    const at = deepText.indexOf('1}');
+    expect(Array.from(scanJson(deepMember, ['id'])!.get('items')!.elementMembers!)).toEqual([at, at + 1]);
   });
 
   it('names the fault and its byte offset', () => {
