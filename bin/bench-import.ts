@@ -95,6 +95,7 @@ async function main() {
 
     const load = async (label: string) => {
       const cpuBefore = cpuSnapshot(server.process.pid!, dataDir);
+      const clientBefore = process.cpuUsage();
       const started = Date.now();
       let last = 0;
       for (const body of bodies) last = await send(server.url, 'PUT', 'products', body);
@@ -105,8 +106,11 @@ async function main() {
       const cpuAfter = cpuSnapshot(server.process.pid!, dataDir);
       const serverCpu = cpuAfter.server - cpuBefore.server;
       const pgCpu = cpuAfter.pg - cpuBefore.pg;
+      const client = process.cpuUsage(clientBefore);
+      const clientCpu = (client.user + client.system) / 1000;
       log(`${label}: ${N} items in ${ms} ms (sent in ${sentMs} ms): ${rate(N, ms)} items/s`);
-      results[`${label}: CPU µs/item server / PostgreSQL`] = `${Math.round((serverCpu * 1000) / N)} / ${Math.round((pgCpu * 1000) / N)}`;
+      const perItem = (ms: number) => Math.round((ms * 1000) / N);
+      results[`${label}: CPU µs/item server / PostgreSQL / this client`] = `${perItem(serverCpu)} / ${perItem(pgCpu)} / ${perItem(clientCpu)}`;
       return ms;
     };
     const firstMs = await load('first full load');
