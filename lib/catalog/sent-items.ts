@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { arrayScanner } from '@/lib/http/json-scan';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
@@ -47,6 +48,63 @@ export function listedItems(list: unknown[]): SentItems {
 export const SUMMARY_KEYS = ['id', 'available', 'categories', 'locations'];
 const [ID, AVAILABLE, CATEGORIES, LOCATIONS] = [0, 1, 2, 3];
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** The string whose quotes are at start and end - 1, when it holds no escape. */
+function plainString(body: Buffer, start: number, end: number): string | undefined {
+  for (let i = start + 1; i < end - 1; i++) if (body[i] === BACKSLASH) return undefined;
+  return body.toString('utf8', start + 1, end - 1);
+}
+
+/** An array of strings without escapes (a product's categories), or undefined. */
+function plainStrings(body: Buffer, start: number, end: number): string[] | undefined {
+  const list: string[] = [];
+  for (let i = start + 1; i < end - 1; i++) {
+    const byte = body[i];
+    if (isSpace(byte) || byte === 0x2c) continue;
+    if (byte !== QUOTE) return undefined;
+    let close = i + 1;
+    while (body[close] !== QUOTE) if (body[close++] === BACKSLASH) return undefined;
+    list.push(body.toString('utf8', i + 1, close));
+    i = close;
+  }
+  return list;
+}
+
+const offersOf = arrayScanner(['location']);
+
+/** Offers as a summary reads them (their locations), or undefined when they are not objects. */
+function offerLocations(body: Buffer, start: number): { location: unknown }[] | undefined {
+  const offers = offersOf(body, start);
+  const found = offers?.elementMembers;
+  if (!offers || !found || found.length !== offers.elements!.length) return undefined;
+  const list: { location: unknown }[] = [];
+  for (let e = 0; e < found.length; e += 2) {
+    // Not an object, or without a location: JSON.parse says which.
+    if (found[e] < 0 && body[offers.elements![e]] !== 0x7b) return undefined;
+    list.push({ location: found[e] < 0 ? undefined : valueAt(body, found[e], found[e + 1]) });
+  }
+  return list;
+}
+
+/**
+ * The JSON value at [start, end) of a body scanJson accepted, as JSON.parse gives it; offers
+ * (`offers`: a list of them is expected) with their locations only. Literals, plain strings,
+ * lists of them and lists of offers are read without JSON.parse (what applying an item sent
+ * unchanged reads of it: ~1.5 µs an item with JSON.parse).
+ */
+function valueAt(body: Buffer, start: number, end: number, offers = false): unknown {
+  const first = body[start];
+  // A value that passed the scan and starts with t, f or n is that literal.
+  if (first === 0x74) return true;
+  if (first === 0x66) return false;
+  if (first === 0x6e) return null;
+  const fast = first === QUOTE ? plainString(body, start, end) : first !== 0x5b ? undefined : offers ? offerLocations(body, start) : plainStrings(body, start, end);
+  return fast !== undefined ? fast : JSON.parse(body.toString('utf8', start, end));
+}
+
 /**
  * The items of a request body as sent, from scanJson's elements of the items member and their
  * SUMMARY_KEYS members (undefined when no item is an object). Each item's digest is made up front (~1.3 µs); an item is decoded and
@@ -63,10 +121,7 @@ export function bodyItems(body: Buffer, spans: Int32Array, members: Int32Array |
     const at = (position * SUMMARY_KEYS.length + key) * 2;
     const start = members[at];
     if (start < 0) return undefined;
-    const end = members[at + 1];
-    // Most ids are plain strings: no JSON.parse for them.
-    if (body[start] === 0x22 && !body.subarray(start, end).includes(0x5c)) return body.toString('utf8', start + 1, end - 1);
-    return JSON.parse(body.toString('utf8', start, end));
+    return valueAt(body, start, members[at + 1], key === LOCATIONS);
   };
   // Asked for by the look-up and again while going through the items.
   const ids = new Array<string | undefined | null>(count).fill(null);

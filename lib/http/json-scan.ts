@@ -372,6 +372,24 @@ function fastArray(b: Uint8Array, start: number, wanted: Uint8Array[], elementKe
   return { start, end: i + 1, elements: elements.toArray(), elementMembers: found };
 }
 
+/**
+ * Reads arrays inside a scanned (valid) text: where the array at `start` has its elements, and
+ * the `keys` of those that are objects, as scanJson gives them for a top-level member; undefined
+ * when the fast path does not read it.
+ */
+export function arrayScanner(keys: readonly string[]): (bytes: Uint8Array, start: number) => ScannedMember | undefined {
+  const wanted = keys.map((key) => encoder.encode(key));
+  return (bytes, start) => {
+    if (bytes[start] !== OPEN_BRACKET) return undefined;
+    try {
+      return fastArray(bytes, start, wanted, keys);
+    } catch (error) {
+      if (error === GIVE_UP || error instanceof RangeError) return undefined;
+      throw error;
+    }
+  };
+}
+
 /** scanJson's answer for a text the fast path reads (see above), or undefined. */
 export function fastScan(b: Uint8Array, elementKeys: readonly string[]): ScannedObject | undefined {
   try {

@@ -1,0 +1,91 @@
+// node --import tsx bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged]
+// What applying an import of 5,000 products costs the applier's own process: CPU per item
+// (checking the body, parsing, validating, making COPY text, the driver's work), beside the
+// wall time. DIR: a database kept by `npm run bench:listing -- --data-dir DIR`; its largest shop
+// takes the imports, each in a transaction that is rolled back, so the catalog is left as it was.
+// - new: 5,000 products the shop does not have (a first load's import);
+// - unchanged: 5,000 of its products sent again as they were just stored (a re-send's import);
+// - scan: checking a body of 5,000 new products and making their digests (scanJson, bodyItems),
+//   which both kinds need first and which the two above leave out.
+// PostgreSQL's own CPU is not counted (other processes). Prints the median of R runs (default 9).
+// `--only` runs one kind, for a profile of it (`node --cpu-prof …`).
+import type { TransactionSql } from 'postgres';
+import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
+import { applyProducts } from '@/lib/catalog/apply-products';
+import { bodyItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
+import { scanJson } from '@/lib/http/json-scan';
+import { bootKeptDatabase, largestShop, option } from './kept-database';
+
+const runs = Number(option('--runs') ?? 9);
+const only = option('--only');
+const runtime = await bootKeptDatabase('bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged]');
+const sql = runtime.ctx.sql;
+const shop = await largestShop(sql);
+console.log(`shop ${shop.id} holds ${shop.count} products`);
+const leaves = leafCategories(syntheticCategories());
+const locations = syntheticLocations();
+const BATCH = 5000;
+
+/** A PUT body of products from..from + 5,000, as the import benchmark sends it. */
+function body(from: number): Buffer {
+  const items = Array.from({ length: BATCH }, (_, n) => syntheticItem(from + n, leaves, locations));
+  return Buffer.from(JSON.stringify({ shop_id: shop.id, shop_secret: 'not checked here', items }));
+}
+
+function scanned(raw: Buffer) {
+  const items = scanJson(raw, SUMMARY_KEYS)!.get('items')!;
+  return bodyItems(raw, items.elements!, items.elementMembers);
+}
+
+const ROLL_BACK = new Error('roll back');
+async function rolledBack(work: (tx: TransactionSql) => Promise<void>) {
+  await sql.begin(async (tx) => {
+    await work(tx);
+    throw ROLL_BACK;
+  }).catch((error: unknown) => {
+    if (error !== ROLL_BACK) throw error;
+  });
+}
+
+type Figures = { cpu: number[]; wall: number[] };
+const figures = (): Figures => ({ cpu: [], wall: [] });
+const results = { scan: figures(), new: figures(), unchanged: figures() };
+
+/** Runs `work`, adding its CPU (this process) and wall time per item to `into`. */
+async function timed<T>(into: Figures, work: () => Promise<T> | T): Promise<T> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  into.cpu.push((used.user + used.system) / BATCH);
+  into.wall.push((wall * 1000) / BATCH);
+  return result;
+}
+
+const existing = Math.max(0, Math.min(shop.count - BATCH, 50_000));
+for (let run = 0; run < runs + 1; run++) {
+  const keep = run > 0; // the first run warms up
+  const fresh = body(20_000_000 + run * BATCH);
+  const stored = body(existing);
+  if (only !== 'unchanged') await rolledBack(async (tx) => {
+    const items = await timed(keep ? results.scan : figures(), () => scanned(fresh));
+    const outcome = await timed(keep ? results.new : figures(), () => applyProducts(tx, shop.id, 'put', items));
+    if (outcome.applied !== BATCH) throw new Error(`new: ${outcome.applied} applied`);
+  });
+  if (only !== 'new') await rolledBack(async (tx) => {
+    // Stored from these bytes first (their digests), then sent again.
+    await applyProducts(tx, shop.id, 'put', scanned(stored));
+    const again = scanned(stored);
+    const outcome = await timed(keep ? results.unchanged : figures(), () => applyProducts(tx, shop.id, 'put', again));
+    if (outcome.changed) throw new Error('unchanged: the re-send changed the catalog');
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+console.log(`per item, median of ${runs} imports of ${BATCH} (µs): CPU of this process, wall`);
+for (const [label, { cpu, wall }] of Object.entries(results)) {
+  if (cpu.length === 0) continue;
+  console.log(`${label.padEnd(10)} ${median(cpu).toFixed(1).padStart(6)} ${median(wall).toFixed(1).padStart(7)}`);
+}
+await runtime.shutdown();
