@@ -50,9 +50,16 @@ const offer = fc.oneof(
   { weight: 1, arbitrary: anything },
 );
 const date = fc.constantFrom('2026-06-21', '2025-01-01T00:00:00Z', '2026-06-21', '2024-02-29T23:59:59.123-05:00', '2026-06-21', '2020-01-01', '2026-06-21T10:00', '2026-06-21 10:00:00Z', '2026-06-21T10:00:00.5+03:00', '2026-13-40', '0000-01-01', 'soon', '21.06.2026', 7);
+const color = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ color: fc.string({ maxLength: 4 }), picture: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null)) }, { requiredKeys: ['color'] }) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.record({ color: value, picture: value, shade: value }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: value },
+);
 const niche = fc.oneof(
   { weight: 4, arbitrary: fc.record({ gender: fc.constantFrom('male', 'female'), sizes: fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxLength: 2 }), colors: fc.constant([{ color: 'red' }, 'blue']) }, { requiredKeys: [] }) },
-  fc.record({ gender: value, sizes: value, colors: fc.oneof(value, fc.constant([{ color: 'red' }, 'blue'])), type: value }, { requiredKeys: [] }),
+  { weight: 4, arbitrary: fc.record({ gender: fc.oneof(fc.string({ maxLength: 2 }), fc.constant(null)), type: fc.string({ maxLength: 3 }), sizes: fc.oneof(fc.array(fc.oneof({ weight: 6, arbitrary: fc.oneof(fc.string({ maxLength: 2 }), num) }, { weight: 1, arbitrary: fc.oneof(fc.boolean(), fc.constant(null)) }), { maxLength: 3 }), fc.constant(null)), colors: fc.oneof(fc.array(color, { maxLength: 3 }), fc.constant(null)), feature: fc.oneof(fc.string({ maxLength: 3 }), fc.constant(null)), fit: value }, { requiredKeys: [] }) },
+  fc.record({ gender: value, sizes: value, colors: fc.oneof(value, fc.constant([{ color: 'red' }, 'blue'])), type: value, feature: value }, { requiredKeys: [] }),
   fc.record({ year: fc.constantFrom(1999, 1700, 3000, 'x'), isbn: value }, { requiredKeys: [] }),
   anything,
 );

@@ -4,7 +4,7 @@ import { itemIdOf } from '@/lib/imports/outcome';
 import { copyLine, type CopyValue } from './copy-rows';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
-import { discountPercent, ItemInput, parseIsoDate } from './product-schema';
+import { discountPercent, ItemInput, isoInstant } from './product-schema';
 
 export const PRODUCT_COLUMNS = [
   'id',
@@ -41,19 +41,21 @@ export type Prepared = { id: string; product: CopyValue[]; available: boolean; o
  */
 export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: string): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
-  const data = { ...item, ...(item.params ? { params } : {}) };
+  // Params with an empty name are dropped from what is kept; otherwise it is the item as it is.
+  const dropped = params.length !== (item.params?.length ?? 0);
+  const data = dropped ? { ...item, params } : item;
   // The item's text as sent stands for `data` when they are the same JSON: no JSON.stringify.
-  const dataText = sentText !== undefined && params.length === (item.params?.length ?? 0) ? sentText : undefined;
+  const dataText = sentText !== undefined && !dropped ? sentText : undefined;
   // A location listed twice in one item: the last offer counts.
-  const lastOffers = new Map((item.locations ?? []).map((offer) => [offer.location, offer]));
-  const offers = [...lastOffers.values()].map((offer) => {
+  const lastOffers = item.locations?.length ? new Map(item.locations.map((offer) => [offer.location, offer])) : undefined;
+  const offers = [...(lastOffers?.values() ?? [])].map((offer) => {
     // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
     const price = offer.price ?? item.price;
     const oldprice = offer.oldprice ?? item.oldprice ?? null;
     const { location: _location, ...rest } = offer;
     return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
   });
-  const created = item.creation_date ? parseIsoDate(item.creation_date).toISOString() : null;
+  const created = item.creation_date ? isoInstant(item.creation_date) : null;
   return {
     id: item.id,
     // CONTRACT §3: a PUT item is in stock unless it says otherwise.
