@@ -13,6 +13,9 @@ describe('copyField (COPY text format)', () => {
   it('escapes backslash, tab, newline and carriage return, and drops NUL', () => {
     expect(copyField('plain')).toBe('plain');
     expect(copyField('a\\b\tc\nd\re\0f')).toBe('a\\\\b\\tc\\nd\\re' + 'f');
+    // A surrogate pair is kept; one left unpaired (text cut through an emoji) becomes U+FFFD.
+    expect(copyField('smile \u{1f600}')).toBe('smile \u{1f600}');
+    expect(copyField('cut \ud83d here')).toBe('cut \ufffd here');
   });
 
   it('writes arrays as quoted literals, escaped twice', () => {
