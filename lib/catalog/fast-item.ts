@@ -92,11 +92,15 @@ const paramValue: Check = (value) => {
   return [value];
 };
 
+/** A loose object's checks by key. A Map: one look-up a key, where an object took two. */
+type Checks = Map<string, Check>;
+const checksOf = (checks: Record<string, Check>): Checks => new Map(Object.entries(checks));
+
 /**
  * `input` with `checks` run on its known keys and unknown keys passed through: `input` itself
  * when every check gave its value back, else a copy with the checks' results.
  */
-function looseObject(input: unknown, checks: Record<string, Check>, required: readonly string[]): Record<string, unknown> | undefined {
+function looseObject(input: unknown, checks: Checks, required: readonly string[]): Record<string, unknown> | undefined {
   if (!isObject(input)) return undefined;
   for (const key of required) if (!(key in input)) return undefined;
   let out: Record<string, unknown> | undefined;
@@ -104,7 +108,7 @@ function looseObject(input: unknown, checks: Record<string, Check>, required: re
     // zod drops it; an assignment would set the copy's prototype.
     if (key === '__proto__') return undefined;
     const value = input[key];
-    const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
+    const check = checks.get(key);
     if (check === undefined) {
       if (out) out[key] = value;
       continue;
@@ -127,7 +131,7 @@ function looseObject(input: unknown, checks: Record<string, Check>, required: re
   return out ?? input;
 }
 
-const PARAM_CHECKS: Record<string, Check> = {
+const PARAM_CHECKS: Checks = checksOf({
   name: (value) => {
     if (typeof value !== 'string' && !isNumber(value)) return FAIL;
     const name = String(value).trim();
@@ -138,11 +142,11 @@ const PARAM_CHECKS: Record<string, Check> = {
   unit: nullish(text),
   priority: nullish(integer),
   searchable: nullish(flag),
-};
+});
 const PARAM_REQUIRED = ['name', 'value'] as const;
 
 /** An array of loose objects, each checked as looseObject does. */
-function arrayOf(checks: Record<string, Check>, required: readonly string[]): Check {
+function arrayOf(checks: Checks, required: readonly string[]): Check {
   return (value) => {
     if (!Array.isArray(value)) return FAIL;
     let out: unknown[] | undefined;
@@ -163,7 +167,7 @@ const params = arrayOf(PARAM_CHECKS, PARAM_REQUIRED);
 
 const nonNegativeInteger: Check = (value) => (isInt32(value) && value >= 0 ? value : FAIL);
 
-const OFFER_CHECKS: Record<string, Check> = {
+const OFFER_CHECKS: Checks = checksOf({
   location: identifier(255),
   price: nullish(positive),
   oldprice: nullish(positive),
@@ -174,7 +178,7 @@ const OFFER_CHECKS: Record<string, Check> = {
   // Rare and a record: zod's.
   delivery_types: (value) => (value === null ? null : FAIL),
   discount_percent: nullish(number),
-};
+});
 const OFFER_REQUIRED = ['location'] as const;
 
 const offers = arrayOf(OFFER_CHECKS, OFFER_REQUIRED);
@@ -184,7 +188,7 @@ const date: Check = (value) => (typeof value === 'string' && isIsoDate(value) ? 
 // Fashion, the niche section most items of a clothing shop carry: plain checks as for the item
 // (zod and two JSON.stringify calls cost ~8 µs an item). Other sections go to zod (niche below).
 const mixedList: Check = (value) => (Array.isArray(value) && value.every((element) => typeof element === 'string' || isNumber(element)) ? value : FAIL);
-const COLOR_CHECKS: Record<string, Check> = { color: text, picture: nullish(text) };
+const COLOR_CHECKS: Checks = checksOf({ color: text, picture: nullish(text) });
 const COLOR_REQUIRED = ['color'] as const;
 const colors: Check = (value) => {
   if (!Array.isArray(value)) return FAIL;
@@ -208,13 +212,13 @@ const colors: Check = (value) => {
   }
   return out ?? value;
 };
-const FASHION_CHECKS: Record<string, Check> = {
+const FASHION_CHECKS: Checks = checksOf({
   gender: nullish(text),
   type: nullish(text),
   sizes: nullish(mixedList),
   colors: nullish(colors),
   feature: nullish(text),
-};
+});
 const fashion: Check = (value) => looseObject(value, FASHION_CHECKS, []) ?? FAIL;
 
 function niche(schema: (typeof NICHE_SCHEMAS)[keyof typeof NICHE_SCHEMAS]): Check {
@@ -227,7 +231,7 @@ function niche(schema: (typeof NICHE_SCHEMAS)[keyof typeof NICHE_SCHEMAS]): Chec
   };
 }
 
-const ITEM_CHECKS: Record<string, Check> = {
+const ITEM_CHECKS: Checks = checksOf({
   id: identifier(64),
   available: nullish((value) => {
     if (typeof value === 'boolean') return value;
@@ -292,7 +296,7 @@ const ITEM_CHECKS: Record<string, Check> = {
   locations: nullish(offers),
   ...Object.fromEntries(Object.entries(NICHE_SCHEMAS).map(([key, schema]) => [key, nullish(niche(schema))])),
   fashion: nullish(fashion),
-};
+});
 const ITEM_REQUIRED = ['id', 'categories', 'picture', 'name', 'price', 'url'] as const;
 
 /**
