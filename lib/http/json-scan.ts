@@ -211,9 +211,11 @@ function fastString(b: Uint8Array, i: number): number {
   const n = b.length;
   let j = i + 1;
   for (;;) {
+    // Past a quote every byte but the backslash stands for itself (read past the end: undefined).
+    let c = b[j];
+    while (c > QUOTE && c !== BACKSLASH) c = b[++j];
     if (j >= n) throw GIVE_UP;
-    const c = b[j];
-    if (PLAIN[c] === 1) {
+    if (c === 0x20 || c === 0x21) {
       j++;
     } else if (c === QUOTE) {
       return j + 1;
