@@ -61,6 +61,7 @@ const SPECIAL_TEXT = /[\\\t\n\r\0\uD800-\uDFFF]/;
 
 /** One row in COPY's text format (without the newline). */
 export function copyLine(row: CopyValue[]): string {
+  if (row.length === 0) return '';
   let line = copyField(row[0]);
   for (let i = 1; i < row.length; i++) line += '\t' + copyField(row[i]);
   return line;
