@@ -200,7 +200,8 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   try {
     return await tx.savepoint((sp) => applyLookedUp(sp, shopId, mode, items, known, looked, phases));
   } catch (error) {
-    if ((error as { code?: unknown; constraint_name?: unknown }).code !== '23505' || (error as { constraint_name?: unknown }).constraint_name !== 'products_shop_id_id_pk') throw error;
+    const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
+    if (code !== '23505' || constraint_name !== 'products_shop_id_id_pk') throw error;
     const probed = await lookUp(tx, shopId, items, true);
     phases.mark('look up in products');
     return applyLookedUp(tx, shopId, mode, items, known, probed, phases);

@@ -145,22 +145,27 @@ const PARAM_CHECKS: Checks = checksOf({
 });
 const PARAM_REQUIRED = ['name', 'value'] as const;
 
-/** An array of loose objects, each checked as looseObject does. */
-function arrayOf(checks: Checks, required: readonly string[]): Check {
+/** An array whose elements each pass `check`: the array itself when each came back as it was. */
+function arrayEach(check: Check): Check {
   return (value) => {
     if (!Array.isArray(value)) return FAIL;
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const object = looseObject(value[i], checks, required);
-      if (object === undefined) return FAIL;
-      if (out) out[i] = object;
-      else if (object !== value[i]) {
+      const element = check(value[i]);
+      if (element === FAIL) return FAIL;
+      if (out) out[i] = element;
+      else if (element !== value[i]) {
         out = value.slice(0, i);
-        out[i] = object;
+        out[i] = element;
       }
     }
     return out ?? value;
   };
+}
+
+/** An array of loose objects, each checked as looseObject does. */
+function arrayOf(checks: Checks, required: readonly string[]): Check {
+  return arrayEach((element) => looseObject(element, checks, required) ?? FAIL);
 }
 
 const params = arrayOf(PARAM_CHECKS, PARAM_REQUIRED);
@@ -190,28 +195,12 @@ const date: Check = (value) => (typeof value === 'string' && isIsoDate(value) ? 
 const mixedList: Check = (value) => (Array.isArray(value) && value.every((element) => typeof element === 'string' || isNumber(element)) ? value : FAIL);
 const COLOR_CHECKS: Checks = checksOf({ color: text, picture: nullish(text) });
 const COLOR_REQUIRED = ['color'] as const;
-const colors: Check = (value) => {
-  if (!Array.isArray(value)) return FAIL;
-  let out: unknown[] | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const element = value[i] as unknown;
-    let color: unknown;
-    if (typeof element === 'string') {
-      // A colour given by its name alone is one without a picture.
-      altered = true;
-      color = { color: element };
-    } else {
-      color = looseObject(element, COLOR_CHECKS, COLOR_REQUIRED);
-      if (color === undefined) return FAIL;
-    }
-    if (out) out[i] = color;
-    else if (color !== element) {
-      out = value.slice(0, i);
-      out[i] = color;
-    }
-  }
-  return out ?? value;
-};
+const colors = arrayEach((element) => {
+  if (typeof element !== 'string') return looseObject(element, COLOR_CHECKS, COLOR_REQUIRED) ?? FAIL;
+  // A colour given by its name alone is one without a picture.
+  altered = true;
+  return { color: element };
+});
 const FASHION_CHECKS: Checks = checksOf({
   gender: nullish(text),
   type: nullish(text),
@@ -294,8 +283,7 @@ const ITEM_CHECKS: Checks = checksOf({
   price_margin: nullish(between(0, 100)),
   ignored: nullish(flag),
   locations: nullish(offers),
-  ...Object.fromEntries(Object.entries(NICHE_SCHEMAS).map(([key, schema]) => [key, nullish(niche(schema))])),
-  fashion: nullish(fashion),
+  ...Object.fromEntries(Object.entries(NICHE_SCHEMAS).map(([key, schema]) => [key, nullish(key === 'fashion' ? fashion : niche(schema))])),
 });
 const ITEM_REQUIRED = ['id', 'categories', 'picture', 'name', 'price', 'url'] as const;
 
