@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { arrayScanner } from '@/lib/http/json-scan';
+import { arrayScanner, isSpace } from '@/lib/http/json-scan';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
@@ -50,7 +50,6 @@ const [ID, AVAILABLE, CATEGORIES, LOCATIONS] = [0, 1, 2, 3];
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** The string whose quotes are at start and end - 1, when it holds no escape. */
 function plainString(body: Buffer, start: number, end: number): string | undefined {

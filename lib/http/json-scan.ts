@@ -41,7 +41,8 @@ export class JsonSyntaxError extends Error {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-function isSpace(byte: number): boolean {
+/** JSON whitespace: space, newline, carriage return, tab. */
+export function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
