@@ -7,8 +7,10 @@
 // - unchanged: 5,000 of its products sent again as they were just stored (a re-send's import);
 // - scan: checking a body of 5,000 new products and making their digests (scanJson, bodyItems),
 //   which both kinds need first and which the two above leave out.
-// PostgreSQL's own CPU is not counted (other processes). Prints the median of R runs (default 9).
+// Beside them, the CPU of the PostgreSQL backend that ran the import (its schedstat; the WAL
+// writer's and other background processes' are not counted). Prints the median of R runs (default 9).
 // `--only` runs one kind, for a profile of it (`node --cpu-prof …`).
+import fs from 'node:fs';
 import type { TransactionSql } from 'postgres';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { applyProducts } from '@/lib/catalog/apply-products';
@@ -47,12 +49,18 @@ async function rolledBack(work: (tx: TransactionSql) => Promise<void>) {
   });
 }
 
-type Figures = { cpu: number[]; wall: number[] };
-const figures = (): Figures => ({ cpu: [], wall: [] });
+type Figures = { cpu: number[]; wall: number[]; backend: number[] };
+const figures = (): Figures => ({ cpu: [], wall: [], backend: [] });
+
+/** The CPU time (ns) the backend with process id `pid` has used: the first field of its schedstat. */
+function backendCpu(pid: number): number {
+  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+}
 const results = { scan: figures(), new: figures(), unchanged: figures() };
 
-/** Runs `work`, adding its CPU (this process) and wall time per item to `into`. */
-async function timed<T>(into: Figures, work: () => Promise<T> | T): Promise<T> {
+/** Runs `work`, adding its CPU (this process, and backend `pid` if given) and wall time per item to `into`. */
+async function timed<T>(into: Figures, work: () => Promise<T> | T, pid?: number): Promise<T> {
+  const backend = pid === undefined ? 0 : backendCpu(pid);
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await work();
@@ -60,7 +68,13 @@ async function timed<T>(into: Figures, work: () => Promise<T> | T): Promise<T> {
   const used = process.cpuUsage(cpu);
   into.cpu.push((used.user + used.system) / BATCH);
   into.wall.push((wall * 1000) / BATCH);
+  if (pid !== undefined) into.backend.push((backendCpu(pid) - backend) / 1000 / BATCH);
   return result;
+}
+
+async function backendPid(tx: TransactionSql): Promise<number> {
+  const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  return pid;
 }
 
 const existing = Math.max(0, Math.min(shop.count - BATCH, 50_000));
@@ -70,22 +84,23 @@ for (let run = 0; run < runs + 1; run++) {
   const stored = body(existing);
   if (only !== 'unchanged') await rolledBack(async (tx) => {
     const items = await timed(keep ? results.scan : figures(), () => scanned(fresh));
-    const outcome = await timed(keep ? results.new : figures(), () => applyProducts(tx, shop.id, 'put', items));
+    const outcome = await timed(keep ? results.new : figures(), () => applyProducts(tx, shop.id, 'put', items), await backendPid(tx));
     if (outcome.applied !== BATCH) throw new Error(`new: ${outcome.applied} applied`);
   });
   if (only !== 'new') await rolledBack(async (tx) => {
     // Stored from these bytes first (their digests), then sent again.
     await applyProducts(tx, shop.id, 'put', scanned(stored));
     const again = scanned(stored);
-    const outcome = await timed(keep ? results.unchanged : figures(), () => applyProducts(tx, shop.id, 'put', again));
+    const outcome = await timed(keep ? results.unchanged : figures(), () => applyProducts(tx, shop.id, 'put', again), await backendPid(tx));
     if (outcome.changed) throw new Error('unchanged: the re-send changed the catalog');
   });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`per item, median of ${runs} imports of ${BATCH} (µs): CPU of this process, wall`);
-for (const [label, { cpu, wall }] of Object.entries(results)) {
+console.log(`per item, median of ${runs} imports of ${BATCH} (µs): CPU of this process, wall, CPU of the PostgreSQL backend`);
+for (const [label, { cpu, wall, backend }] of Object.entries(results)) {
   if (cpu.length === 0) continue;
-  console.log(`${label.padEnd(10)} ${median(cpu).toFixed(1).padStart(6)} ${median(wall).toFixed(1).padStart(7)}`);
+  const backendFigure = backend.length === 0 ? '' : median(backend).toFixed(1).padStart(7);
+  console.log(`${label.padEnd(10)} ${median(cpu).toFixed(1).padStart(6)} ${median(wall).toFixed(1).padStart(7)} ${backendFigure}`);
 }
 await runtime.shutdown();

@@ -1,9 +1,9 @@
 import type { TransactionSql } from 'postgres';
 import { ImportOutcome } from '@/lib/imports/outcome';
 import { Phases } from '@/lib/imports/phases';
-import { copyField, copyRows, copyText, copyTextBytes, type CopyValue } from './copy-rows';
+import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
-import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS } from './prepared-items';
+import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS, writeOfferFields, writeProductFields } from './prepared-items';
 import { listedIds, type ListedIds } from './listed-ids';
 import { listedItems, type SentItems } from './sent-items';
 import { bumpCatalogVersion } from './version';
@@ -86,16 +86,17 @@ function unchangedId(items: SentItems, stored: Map<string, Stored>, position: nu
   return id !== undefined && stored.get(id)?.source_digest === digest ? id : undefined;
 }
 
-/** What going through the items leaves besides the lines streamed to PostgreSQL. */
+/** What going through the items leaves besides the rows streamed to PostgreSQL. */
 type Sorted = {
   // Accepted items whose availability may need writing (all of them for a load): position, id,
   // availability, and whether the item is new.
   seen: CopyValue[][];
-  // Lines of the kind not being streamed (new or staged), for a second COPY.
-  held: string[];
+  // Rows of the kind not being streamed (new or staged), for a second COPY; the offers of each
+  // kind. All in COPY's binary format.
+  held: BinaryRows;
   newStates: CopyValue[][];
-  newOffers: string[];
-  stagedOffers: string[];
+  newOffers: BinaryRows;
+  stagedOffers: BinaryRows;
   ids: Set<string>;
   valid: number;
   fresh: number;
@@ -116,17 +117,29 @@ type Plan = {
   unchanged: (string | undefined)[];
 };
 
+// Rows streamed to PostgreSQL are handed over in chunks of about this many bytes.
+const CHUNK_BYTES = 1 << 20;
+
+/** One field in COPY's binary format, to put before or after an item's own. */
+function binaryField(type: BinaryType, value: CopyValue): Buffer {
+  const rows = new BinaryRows(64);
+  rows.field(type, value);
+  return rows.take();
+}
+
 /**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
  * as seen, with its availability. The others are validated and prepared: a new product's row
- * goes straight to `products`, a stored one's to staging for the upsert. Lines of the kind
- * `plan.streamNew` names are yielded, so PostgreSQL ingests one COPY chunk while the next is
+ * goes straight to `products`, a stored one's to staging for the upsert. Rows of the kind
+ * `plan.streamNew` names are yielded in chunks, so PostgreSQL ingests one while the next is
  * prepared; the other kind is held for a second COPY.
  */
-function* sortedLines(items: SentItems, plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
+function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
   const { stored, lookedUp, known } = plan;
-  const newSuffix = `\t${plan.version}`;
-  const newPrefix = `${copyField(plan.shopId)}\t`;
+  // A new product's row: its shop, its fields, the version; a staged one's: its position first.
+  const shopField = binaryField('text', plan.shopId);
+  const versionField = binaryField('int8', plan.version);
+  const streamed = new BinaryRows(CHUNK_BYTES + (CHUNK_BYTES >> 2));
   for (let position = 0; position < items.count; position++) {
     const id = plan.unchanged[position];
     if (id !== undefined) {
@@ -151,20 +164,33 @@ function* sortedLines(items: SentItems, plan: Plan, outcome: ImportOutcome, sort
     warnAbout(outcome, known, item.id, position, item.categories, item.offerLocations);
     const fresh = lookedUp.has(item.id) && !stored.has(item.id);
     sorted.seen.push([position, item.id, item.available, fresh, items.digest(position)]);
-    let line: string;
+    const rows = fresh === plan.streamNew ? streamed : sorted.held;
     if (fresh) {
       sorted.fresh++;
       sorted.newStates.push([plan.shopId, item.id, item.available, plan.version, items.digest(position)]);
-      for (const offer of item.offers) sorted.newOffers.push(newPrefix + offer);
-      line = newPrefix + item.fields + newSuffix;
+      for (const offer of item.offers) {
+        sorted.newOffers.row(1 + OFFER_COLUMNS.length);
+        sorted.newOffers.bytes(shopField);
+        writeOfferFields(sorted.newOffers, offer);
+      }
+      rows.row(NEW_PRODUCT_COLUMNS.length);
+      rows.bytes(shopField);
+      writeProductFields(rows, item.product);
+      rows.bytes(versionField);
     } else {
       sorted.staged++;
-      for (const offer of item.offers) sorted.stagedOffers.push(`${position}\t${offer}`);
-      line = `${position}\t${item.fields}`;
+      for (const offer of item.offers) {
+        sorted.stagedOffers.row(1 + OFFER_COLUMNS.length);
+        sorted.stagedOffers.field('int4', position);
+        writeOfferFields(sorted.stagedOffers, offer);
+      }
+      rows.row(STAGED_PRODUCT_COLUMNS.length);
+      rows.field('int4', position);
+      writeProductFields(rows, item.product);
     }
-    if (fresh === plan.streamNew) yield line;
-    else sorted.held.push(line);
+    if (streamed.length >= CHUNK_BYTES) yield streamed.take();
   }
+  if (streamed.length > 0) yield streamed.take();
 }
 
 const NEW_PRODUCT_COLUMNS = ['shop_id', ...PRODUCT_COLUMNS, 'version'];
@@ -235,26 +261,26 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds };
-  const sorted: Sorted = { seen: [], held: [], newStates: [], newOffers: [], stagedOffers: [], ids: new Set(), valid: 0, fresh: 0, staged: 0 };
-  const lines = sortedLines(items, plan, outcome, sorted);
+  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: [], newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
+  const rows = sortedRows(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
   phases.mark('staging tables');
   if (unchanged === items.count) {
-    // Sent unchanged, every one: going through them makes no line, only notes availability and warnings.
-    Array.from(lines);
+    // Sent unchanged, every one: going through them makes no row, only notes availability and warnings.
+    Array.from(rows);
   } else if (streamNew) {
-    await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, lines);
+    await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
     phases.mark('copy new products');
     if (sorted.staged > 0) {
       await tx.unsafe(STAGING_TABLES);
-      await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, sorted.held);
+      await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, [sorted.held.take()]);
     }
     phases.mark('copy staged');
   } else {
-    await copyText(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, lines);
+    await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, rows);
     phases.mark('copy staged');
-    if (sorted.fresh > 0) await copyText(tx, 'products', NEW_PRODUCT_COLUMNS, sorted.held);
+    if (sorted.fresh > 0) await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, [sorted.held.take()]);
     phases.mark('copy new products');
   }
   if ((await facets.store(tx)) > 0) phases.mark('new facet tokens');
@@ -262,10 +288,10 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
     outcome.changed = true;
     await copyRows(tx, 'product_state', ['shop_id', 'product_id', 'available', 'version', 'source_digest'], sorted.newStates);
     phases.mark('copy new states');
-    await copyText(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], sorted.newOffers);
+    await copyBinary(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], [sorted.newOffers.take()]);
     phases.mark('copy new offers');
   }
-  if (sorted.staged > 0) await copyText(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], sorted.stagedOffers);
+  if (sorted.staged > 0) await copyBinary(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], [sorted.stagedOffers.take()]);
   // Availability to write for stored products, and every id a load lists.
   const seenNeeded = mode === 'load' || sorted.seen.length > sorted.fresh;
   if (seenNeeded) {

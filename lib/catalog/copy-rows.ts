@@ -146,6 +146,158 @@ export async function copyTextBytes(tx: TransactionSql, table: string, columns: 
 
 // COPY's binary format: signature, flags, header extension length; a tuple; the trailer.
 const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+// The trailer: a field count of -1.
+const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/** How a value goes into a column in COPY's binary format (BinaryRows.field). */
+export type BinaryType = 'text' | 'float8' | 'int4' | 'int8' | 'bool' | 'text[]' | 'timestamptz' | 'json';
+
+const EMPTY = Buffer.alloc(0);
+// PostgreSQL's epoch, 2000-01-01T00:00:00Z, in Unix milliseconds; the OID of type text.
+const PG_EPOCH_MS = 946_684_800_000;
+const TEXT_OID = 25;
+
+/**
+ * Rows in COPY's binary format, written into one growing buffer: a row is its field count, a
+ * field its length (-1 for NULL) and its bytes in the type's binary form. PostgreSQL then reads
+ * no text: no line to split, no escape to undo, no number to parse (what made up ~10 % of its
+ * CPU copying product rows in text). What a value becomes is what copyField's text would have
+ * given: NUL characters dropped from strings, unpaired surrogates as U+FFFD (Buffer.write makes
+ * them so), JSON as jsonText gives it, -0 as 0.
+ */
+export class BinaryRows {
+  private buffer = EMPTY;
+  private used = 0;
+
+  // `capacity`: the bytes its buffer starts with, allocated when first written to (again after take).
+  constructor(private readonly capacity = 1 << 16) {}
+
+  /** The bytes written so far. */
+  get length(): number {
+    return this.used;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.capacity, 2 * this.buffer.length, this.used + bytes));
+    this.buffer.copy(grown, 0, 0, this.used);
+    this.buffer = grown;
+  }
+
+  /** Starts a row of `fields` fields. */
+  row(fields: number): void {
+    this.reserve(2);
+    this.buffer.writeInt16BE(fields, this.used);
+    this.used += 2;
+  }
+
+  /** Fields already written in this format (BinaryRows.take of another writer). */
+  bytes(fields: Uint8Array): void {
+    this.reserve(fields.length);
+    this.buffer.set(fields, this.used);
+    this.used += fields.length;
+  }
+
+  /** One field: `value` as `type`; null and undefined are NULL. */
+  field(type: BinaryType, value: CopyValue): void {
+    if (value === null || value === undefined) {
+      this.reserve(4);
+      this.buffer.writeInt32BE(-1, this.used);
+      this.used += 4;
+      return;
+    }
+    switch (type) {
+      case 'text':
+        return this.text(String(value));
+      case 'json': {
+        const json = value as { json: unknown; text?: string };
+        return this.text(json.text !== undefined && PLAIN_JSON.test(json.text) ? json.text : jsonText(json.json, json.text));
+      }
+      case 'float8':
+        this.reserve(12);
+        this.buffer.writeInt32BE(8, this.used);
+        // String(-0) is "0": the text format stored 0.
+        this.buffer.writeDoubleBE((value as number) || 0, this.used + 4);
+        this.used += 12;
+        return;
+      case 'int4':
+        this.reserve(8);
+        this.buffer.writeInt32BE(4, this.used);
+        this.buffer.writeInt32BE(value as number, this.used + 4);
+        this.used += 8;
+        return;
+      case 'int8':
+        this.reserve(12);
+        this.buffer.writeInt32BE(8, this.used);
+        this.buffer.writeBigInt64BE(BigInt(value as number), this.used + 4);
+        this.used += 12;
+        return;
+      case 'bool':
+        this.reserve(5);
+        this.buffer.writeInt32BE(1, this.used);
+        this.buffer[this.used + 4] = value ? 1 : 0;
+        this.used += 5;
+        return;
+      case 'timestamptz': {
+        // An ISO 8601 instant (isoInstant): microseconds since PostgreSQL's epoch.
+        const ms = Date.parse(value as string);
+        if (Number.isNaN(ms)) throw new Error(`not an instant: ${String(value)}`);
+        this.reserve(12);
+        this.buffer.writeInt32BE(8, this.used);
+        this.buffer.writeBigInt64BE(BigInt(ms - PG_EPOCH_MS) * 1000n, this.used + 4);
+        this.used += 12;
+        return;
+      }
+      case 'text[]':
+        return this.textArray(value as string[]);
+    }
+  }
+
+  private text(value: string): void {
+    const text = value.includes('\0') ? value.replaceAll('\0', '') : value;
+    // UTF-8 takes at most three bytes a UTF-16 unit.
+    this.reserve(4 + 3 * text.length);
+    const written = this.buffer.write(text, this.used + 4, 'utf8');
+    this.buffer.writeInt32BE(written, this.used);
+    this.used += 4 + written;
+  }
+
+  // One dimension from 1, no NULL elements; an empty array has no dimension.
+  private textArray(values: string[]): void {
+    const start = this.used;
+    this.reserve(24);
+    this.buffer.writeInt32BE(values.length === 0 ? 0 : 1, start + 4);
+    this.buffer.writeInt32BE(0, start + 8);
+    this.buffer.writeInt32BE(TEXT_OID, start + 12);
+    this.used += 16;
+    if (values.length > 0) {
+      this.buffer.writeInt32BE(values.length, start + 16);
+      this.buffer.writeInt32BE(1, start + 20);
+      this.used += 8;
+    }
+    for (const element of values) this.text(element);
+    this.buffer.writeInt32BE(this.used - start - 4, start);
+  }
+
+  /** What was written, which this writer no longer holds: it starts again empty. */
+  take(): Buffer {
+    const written = this.buffer.subarray(0, this.used);
+    this.buffer = EMPTY;
+    this.used = 0;
+    return written;
+  }
+}
+
+/**
+ * Streams rows in COPY's binary format (BinaryRows, in any number of chunks, each whole rows)
+ * into `table (columns)`. Rejects with PostgreSQL's error when the COPY fails.
+ */
+export async function copyBinary(tx: TransactionSql, table: string, columns: string[], chunks: Iterable<Buffer>): Promise<void> {
+  const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
+  await sink.write(BINARY_HEADER);
+  for (const chunk of chunks) await sink.write(chunk);
+  await sink.end(BINARY_TRAILER);
+}
 
 /**
  * Inserts one row with COPY's binary format: a large bytea value goes as its bytes, where a
@@ -169,8 +321,7 @@ export async function copyBinaryRow(tx: TransactionSql, table: string, columns: 
     length.writeInt32BE(field.length);
     parts.push(length, field);
   }
-  // The trailer: a field count of -1.
-  parts.push(Buffer.from([0xff, 0xff]));
+  parts.push(BINARY_TRAILER);
   const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
   await sink.end(Buffer.concat(parts));
 }

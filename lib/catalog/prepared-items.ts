@@ -1,7 +1,7 @@
 import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
-import { copyLine, type CopyValue } from './copy-rows';
+import type { BinaryRows, BinaryType, CopyValue } from './copy-rows';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, isoInstant } from './product-schema';
@@ -29,6 +29,10 @@ export const PRODUCT_COLUMNS = [
   'book',
 ];
 export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
+
+// The columns' types, for COPY's binary format (products and staging_products alike).
+const PRODUCT_TYPES: BinaryType[] = ['text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'text', 'text', 'text[]', 'text[]', 'int4', 'float8', 'float8', 'timestamptz', 'json', 'text', 'text', 'json'];
+const OFFER_TYPES: BinaryType[] = ['text', 'text', 'float8', 'float8', 'float8', 'int4', 'json'];
 
 export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
 
@@ -86,7 +90,7 @@ export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: st
   };
 }
 
-/** An item validated and turned into COPY text: a function of the item alone, not of the catalog. */
+/** An item validated and turned into column values: a function of the item alone, not of the catalog. */
 export type PreparedItem =
   | {
       ok: true;
@@ -94,15 +98,14 @@ export type PreparedItem =
       available: boolean;
       categories: readonly string[];
       offerLocations: readonly string[];
-      // PRODUCT_COLUMNS, tab-separated.
-      fields: string;
-      // OFFER_COLUMNS of each offer, tab-separated.
-      offers: string[];
+      // PRODUCT_COLUMNS' values (writeProductFields), and OFFER_COLUMNS' of each offer (writeOfferFields).
+      product: CopyValue[];
+      offers: CopyValue[][];
     }
   | { ok: false; problem: ImportProblem };
 
 /**
- * Validates an item (the plain checks, else zod) and turns it into COPY text, or says why not.
+ * Validates an item (the plain checks, else zod) and turns it into column values, or says why not.
  * `sentText` gives the item's JSON as sent, used for `data` when validation changed nothing.
  */
 export function prepareForCopy(raw: unknown, position: number, facets: FacetEncoder, sentText?: () => string | undefined): PreparedItem {
@@ -120,7 +123,17 @@ export function prepareForCopy(raw: unknown, position: number, facets: FacetEnco
     available: prepared.available,
     categories: item.categories,
     offerLocations: (item.locations ?? []).map((offer) => offer.location),
-    fields: copyLine(prepared.product),
-    offers: prepared.offers.map(copyLine),
+    product: prepared.product,
+    offers: prepared.offers,
   };
+}
+
+/** Writes a prepared product's PRODUCT_COLUMNS fields (not the row's field count). */
+export function writeProductFields(rows: BinaryRows, product: CopyValue[]): void {
+  for (let i = 0; i < PRODUCT_TYPES.length; i++) rows.field(PRODUCT_TYPES[i], product[i]);
+}
+
+/** Writes a prepared offer's OFFER_COLUMNS fields (not the row's field count). */
+export function writeOfferFields(rows: BinaryRows, offer: CopyValue[]): void {
+  for (let i = 0; i < OFFER_TYPES.length; i++) rows.field(OFFER_TYPES[i], offer[i]);
 }
