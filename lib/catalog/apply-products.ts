@@ -94,7 +94,7 @@ type Sorted = {
   // Rows of the kind not being streamed (new or staged), for a second COPY; the offers of each
   // kind. All in COPY's binary format.
   held: BinaryRows;
-  newStates: CopyValue[][];
+  newStates: BinaryRows;
   newOffers: BinaryRows;
   stagedOffers: BinaryRows;
   ids: Set<string>;
@@ -167,7 +167,12 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
     const rows = fresh === plan.streamNew ? streamed : sorted.held;
     if (fresh) {
       sorted.fresh++;
-      sorted.newStates.push([plan.shopId, item.id, item.available, plan.version, items.digest(position)]);
+      sorted.newStates.row(STATE_COLUMNS.length);
+      sorted.newStates.bytes(shopField);
+      sorted.newStates.field('text', item.id);
+      sorted.newStates.field('bool', item.available);
+      sorted.newStates.bytes(versionField);
+      sorted.newStates.field('text', items.digest(position));
       for (const offer of item.offers) {
         sorted.newOffers.row(1 + OFFER_COLUMNS.length);
         sorted.newOffers.bytes(shopField);
@@ -194,6 +199,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
 }
 
 const NEW_PRODUCT_COLUMNS = ['shop_id', ...PRODUCT_COLUMNS, 'version'];
+const STATE_COLUMNS = ['shop_id', 'product_id', 'available', 'version', 'source_digest'];
 const STAGING_TABLES = `
   create temp table staging_products (
     pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
@@ -261,7 +267,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds };
-  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: [], newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
+  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
@@ -286,7 +292,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   if ((await facets.store(tx)) > 0) phases.mark('new facet tokens');
   if (sorted.fresh > 0) {
     outcome.changed = true;
-    await copyRows(tx, 'product_state', ['shop_id', 'product_id', 'available', 'version', 'source_digest'], sorted.newStates);
+    await copyBinary(tx, 'product_state', STATE_COLUMNS, [sorted.newStates.take()]);
     phases.mark('copy new states');
     await copyBinary(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], [sorted.newOffers.take()]);
     phases.mark('copy new offers');
