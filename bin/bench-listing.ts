@@ -156,7 +156,9 @@ async function main() {
     // query again. Both use what the index is built and warmed with (orders, default counts).
     print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  cold p50 / p95 / p99 ms        warm p50 / p95 / p99 ms        SQL p50 / p95 / p99 ms          SQL÷cold (p50)`);
     const engineP95: Record<string, number> = {};
-    for (const [name, shape] of PARTS.has('listing') ? LISTING_SHAPES : []) {
+    const shapes = PARTS.has('listing') ? LISTING_SHAPES : [];
+    const engine: { name: string; total: number; cold: number[]; warm: number[] }[] = [];
+    for (const [name, shape] of shapes) {
       const q = shapeQuery(shopId, shape);
       const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
       const total = run().total; // also warms sorted orders
@@ -165,9 +167,16 @@ async function main() {
       await timed(WARM_UP_RUNS, run, () => forgetKept(index));
       const cold = await timed(RUNS, run, () => forgetKept(index));
       const warm = await timed(RUNS, run);
-      // --sql-runs 0 leaves the baseline out (engine figures only).
-      const base = await timed(SQL_RUNS, () => sqlListing(sql, q));
+      engine.push({ name, total, cold, warm });
       engineP95[name] = percentile(cold, 95);
+    }
+    // The SQL baseline of every shape once the engine's are timed. Interleaved, each shape's engine
+    // runs followed a baseline query of up to a minute on the same two cores, and three shapes'
+    // cold p95 were 20–25 ms where listing-only runs gave 13–17 (docs/benchmarks.md, session 23).
+    // --sql-runs 0 leaves it out.
+    for (const [i, [, shape]] of shapes.entries()) {
+      const base = await timed(SQL_RUNS, () => sqlListing(sql, shapeQuery(shopId, shape)));
+      const { name, total, cold, warm } = engine[i];
       const figures = (times: number[]) => [50, 95, 99].map((p) => ms(percentile(times, p))).join(' / ').padEnd(28);
       const baseline = base.length ? `${figures(base).padEnd(30)} ${(percentile(base, 50) / percentile(cold, 50)).toFixed(0)}×` : '(not run)';
       print(`${name.padEnd(20)} ${String(total).padStart(8)}  ${figures(cold)}   ${figures(warm)}   ${baseline}`);
