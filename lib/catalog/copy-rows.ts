@@ -198,6 +198,14 @@ export class BinaryRows {
     this.used += fields.length;
   }
 
+  /** One bytea field: its bytes as they are. */
+  bytea(value: Uint8Array): void {
+    this.reserve(4 + value.length);
+    this.buffer.writeInt32BE(value.length, this.used);
+    this.buffer.set(value, this.used + 4);
+    this.used += 4 + value.length;
+  }
+
   /** One field: `value` as `type`; null and undefined are NULL. */
   field(type: BinaryType, value: CopyValue): void {
     if (value === null || value === undefined) {
@@ -301,27 +309,15 @@ export async function copyBinary(tx: TransactionSql, table: string, columns: str
 
 /**
  * Inserts one row with COPY's binary format: a large bytea value goes as its bytes, where a
- * query parameter would double it into hex text. Strings are text values, bigints int8.
+ * query parameter would double it into hex text. Strings are text values, numbers int8.
  */
-export async function copyBinaryRow(tx: TransactionSql, table: string, columns: string[], values: (string | bigint | Buffer)[]): Promise<void> {
-  const fields = values.map((value) => {
-    if (typeof value === 'string') return Buffer.from(value, 'utf8');
-    if (typeof value === 'bigint') {
-      const int8 = Buffer.alloc(8);
-      int8.writeBigInt64BE(value);
-      return int8;
-    }
-    return value;
-  });
-  const count = Buffer.alloc(2);
-  count.writeInt16BE(fields.length);
-  const parts: Buffer[] = [BINARY_HEADER, count];
-  for (const field of fields) {
-    const length = Buffer.alloc(4);
-    length.writeInt32BE(field.length);
-    parts.push(length, field);
+export async function copyBinaryRow(tx: TransactionSql, table: string, columns: string[], values: (string | number | Uint8Array)[]): Promise<void> {
+  const rows = new BinaryRows();
+  rows.row(values.length);
+  for (const value of values) {
+    if (typeof value === 'string') rows.field('text', value);
+    else if (typeof value === 'number') rows.field('int8', value);
+    else rows.bytea(value);
   }
-  parts.push(BINARY_TRAILER);
-  const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
-  await sink.end(Buffer.concat(parts));
+  await copyBinary(tx, table, columns, [rows.take()]);
 }

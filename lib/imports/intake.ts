@@ -88,7 +88,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
       returning id`;
     const stored = await body;
     phases.mark('compress');
-    await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, BigInt(record.id), stored, 'br']);
+    await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, record.id, stored, 'br']);
     await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
