@@ -60,7 +60,7 @@ export function copyField(value: CopyValue): string {
 const SPECIAL_TEXT = /[\\\t\n\r\0\uD800-\uDFFF]/;
 
 /** One row in COPY's text format (without the newline). */
-export function copyLine(row: CopyValue[]): string {
+function copyLine(row: CopyValue[]): string {
   if (row.length === 0) return '';
   let line = copyField(row[0]);
   for (let i = 1; i < row.length; i++) line += '\t' + copyField(row[i]);
@@ -122,7 +122,7 @@ async function openCopy(tx: TransactionSql, statement: string, table: string): P
  * Streams lines of COPY text (copyLine) into `table (columns)`, in chunks of about a megabyte.
  * Rejects with PostgreSQL's error when the COPY fails, whenever the error comes.
  */
-export async function copyText(tx: TransactionSql, table: string, columns: string[], lines: Iterable<string>): Promise<void> {
+async function copyText(tx: TransactionSql, table: string, columns: string[], lines: Iterable<string>): Promise<void> {
   const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin`, table);
   let chunk = '';
   for (const line of lines) {
