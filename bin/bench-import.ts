@@ -1,4 +1,4 @@
-// npm run bench:import -- --products N (default 1,000,000)
+// npm run bench:import -- --products N (default 1,000,000) [--baseline M] [--resends K]
 // Sends a synthetic catalog through the HTTP API in 5,000-item PUTs, as a shop would, and reports
 // end-to-end rates, PATCH/DELETE times and the server's peak RSS; then applies the same items with
 // Drizzle multi-row inserts (the naive baseline) in the same run.
@@ -27,6 +27,8 @@ const arg = (name: string, fallback: number) => {
 const N = arg('products', 1_000_000);
 const BATCH = 5000;
 const BASELINE_N = Math.min(N, arg('baseline', 100_000));
+// Unchanged re-sends after the first load; the median is reported (one alone is noisy on 2 cores).
+const RESENDS = Math.max(1, arg('resends', 1));
 
 const peakRss = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -115,8 +117,10 @@ async function main() {
     };
     const firstMs = await load('first full load');
     results['first load items/s'] = rate(N, firstMs);
-    const resendMs = await load('unchanged re-send');
-    results['unchanged re-send items/s'] = rate(N, resendMs);
+    const resendRates: number[] = [];
+    for (let r = 0; r < RESENDS; r++) resendRates.push(rate(N, await load('unchanged re-send')));
+    if (RESENDS > 1) results['unchanged re-sends items/s'] = resendRates.join(', ');
+    results['unchanged re-send items/s'] = [...resendRates].sort((a, b) => a - b)[Math.floor(RESENDS / 2)];
 
     const listed = Array.from({ length: N }, (_, n) => `p${n}`).filter((_, n) => n % 10 !== 0);
     let started = Date.now();

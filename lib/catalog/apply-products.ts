@@ -1,5 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { ImportOutcome } from '@/lib/imports/outcome';
+import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { Phases } from '@/lib/imports/phases';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
@@ -119,6 +120,8 @@ type Plan = {
 
 // Rows streamed to PostgreSQL are handed over in chunks of about this many bytes.
 const CHUNK_BYTES = 1 << 20;
+// No rows: the event loop's turn (see sortedRows).
+const TURN = Buffer.alloc(0);
 
 /** One field in COPY's binary format, to put before or after an item's own. */
 function binaryField(type: BinaryType, value: CopyValue): Buffer {
@@ -132,7 +135,10 @@ function binaryField(type: BinaryType, value: CopyValue): Buffer {
  * as seen, with its availability. The others are validated and prepared: a new product's row
  * goes straight to `products`, a stored one's to staging for the upsert. Rows of the kind
  * `plan.streamNew` names are yielded in chunks, so PostgreSQL ingests one while the next is
- * prepared; the other kind is held for a second COPY.
+ * prepared; the other kind is held for a second COPY. Between chunks, an empty one is yielded
+ * every couple of milliseconds, and the consumer gives the event loop a turn at each: requests
+ * taken in by the same process (the next import's intake) are not held up for a whole import.
+ * (Taking the rows written so far instead would allocate a chunk's buffer each time.)
  */
 function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
   const { stored, lookedUp, known } = plan;
@@ -140,6 +146,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
   const shopField = binaryField('text', plan.shopId);
   const versionField = binaryField('int8', plan.version);
   const streamed = new BinaryRows(CHUNK_BYTES + (CHUNK_BYTES >> 2));
+  const slice = new TimeSlice();
   for (let position = 0; position < items.count; position++) {
     const id = plan.unchanged[position];
     if (id !== undefined) {
@@ -151,6 +158,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       // Its availability needs writing only if it differs; a load still needs every id seen.
       if (plan.mode === 'load' || stored.get(id)!.available !== available) sorted.seen.push([position, id, available, false, items.digest(position)]);
       warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
+      if (slice.due()) yield TURN;
       continue;
     }
     const item = prepareForCopy(items.value(position), position, plan.facets, () => items.text(position));
@@ -274,7 +282,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   phases.mark('staging tables');
   if (unchanged === items.count) {
     // Sent unchanged, every one: going through them makes no row, only notes availability and warnings.
-    Array.from(rows);
+    for (const _ of rows) await yieldToEventLoop();
   } else if (streamNew) {
     await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
     phases.mark('copy new products');

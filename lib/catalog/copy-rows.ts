@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { TransactionSql } from 'postgres';
 import { storableText } from '@/db/storable-text';
+import { yieldToEventLoop } from '@/lib/runtime/turns';
 
 // `{ json, text }`: JSON (jsonb), with `text` its JSON text when already at hand.
 export type CopyValue = string | number | boolean | null | undefined | string[] | { json: unknown; text?: string };
@@ -303,7 +304,11 @@ export class BinaryRows {
 export async function copyBinary(tx: TransactionSql, table: string, columns: string[], chunks: Iterable<Buffer>): Promise<void> {
   const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
   await sink.write(BINARY_HEADER);
-  for (const chunk of chunks) await sink.write(chunk);
+  for (const chunk of chunks) {
+    if (chunk.length > 0) await sink.write(chunk);
+    // Between chunks (a megabyte, or a turn's work: sortedRows), whatever else waits runs.
+    await yieldToEventLoop();
+  }
   await sink.end(BINARY_TRAILER);
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '@/lib/http/json-scan';
-import { bodyItems, listedItems, SUMMARY_KEYS } from './sent-items';
+import { bodyItems, listedItems, makeDigests, SUMMARY_KEYS } from './sent-items';
 
 // What a summary reads, of every kind a body can hold: plain and escaped strings, numbers,
 // literals, lists of strings and of offers, and values of the wrong shape.
@@ -40,5 +40,21 @@ describe('bodyItems', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('digests each item by its bytes as sent, made in turns or when asked for', async () => {
+    const items = Array.from({ length: 3000 }, (_, n) => ({ id: `p${n % 1500}`, name: 'a' }));
+    const body = Buffer.from(JSON.stringify({ shop_id: 's', items: [...items, { id: 'p0', name: 'a' }, { id: 'p0', name: 'b' }, { name: 'a', id: 'p0' }] }));
+    const member = scanJson(body, SUMMARY_KEYS)!.get('items')!;
+    const asked = bodyItems(body, member.elements!, member.elementMembers);
+    const made = bodyItems(body, member.elements!, member.elementMembers);
+    await makeDigests(made);
+    for (let position = 0; position < asked.count; position++) expect(made.digest(position)).toBe(asked.digest(position));
+    // The same bytes, the same digest; other bytes (other values, or the same in another order), another.
+    expect(made.digest(1500)).toBe(made.digest(0));
+    expect(made.digest(3000)).toBe(made.digest(0));
+    expect(made.digest(3001)).not.toBe(made.digest(0));
+    expect(made.digest(3002)).not.toBe(made.digest(0));
+    expect(made.digest(0)).toMatch(/^2:[A-Za-z0-9+/]{22}$/);
   });
 });

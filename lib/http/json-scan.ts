@@ -169,6 +169,15 @@ class Int32List {
   toArray(): Int32Array {
     return this.values.slice(0, this.length);
   }
+  /** The values, valid until the list next changes. */
+  view(): Int32Array {
+    return this.values.subarray(0, this.length);
+  }
+  /** Empties the list for use again. */
+  clear(): void {
+    this.values.fill(this.fill, 0, this.length);
+    this.length = 0;
+  }
 }
 
 function sameBytes(bytes: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
@@ -344,11 +353,18 @@ function fastElement(b: Uint8Array, i: number, wanted: Uint8Array[], elementKeys
   }
 }
 
-/** A top-level member that is an array, at `start`: its elements and their wanted members. */
-function fastArray(b: Uint8Array, start: number, wanted: Uint8Array[], elementKeys: readonly string[]): ScannedMember {
+/**
+ * A top-level member that is an array, at `start`: its elements and their wanted members. With
+ * `reused`, they are views of those lists, valid until their next use.
+ */
+function fastArray(b: Uint8Array, start: number, wanted: Uint8Array[], elementKeys: readonly string[], reused?: { elements: Int32List; members: Int32List }): ScannedMember {
   const slots = 2 * wanted.length;
-  const elements = new Int32List(0);
-  const elementMembers = new Int32List(-1);
+  const elements = reused?.elements ?? new Int32List(0);
+  const elementMembers = reused?.members ?? new Int32List(-1);
+  if (reused) {
+    elements.clear();
+    elementMembers.clear();
+  }
   let i = fastSpace(b, start + 1);
   if (b[i] !== CLOSE_BRACKET) {
     for (;;) {
@@ -370,22 +386,24 @@ function fastArray(b: Uint8Array, start: number, wanted: Uint8Array[], elementKe
   let found: Int32Array | undefined;
   if (elementMembers.length > 0) {
     elementMembers.extendTo((elements.length / 2) * slots);
-    found = elementMembers.toArray();
+    found = reused ? elementMembers.view() : elementMembers.toArray();
   }
-  return { start, end: i + 1, elements: elements.toArray(), elementMembers: found };
+  return { start, end: i + 1, elements: reused ? elements.view() : elements.toArray(), elementMembers: found };
 }
 
 /**
  * Reads arrays inside a scanned (valid) text: where the array at `start` has its elements, and
  * the `keys` of those that are objects, as scanJson gives them for a top-level member; undefined
- * when the fast path does not read it.
+ * when the fast path does not read it. The arrays it gives are valid until its next call (it
+ * allocates nothing for them).
  */
 export function arrayScanner(keys: readonly string[]): (bytes: Uint8Array, start: number) => ScannedMember | undefined {
   const wanted = keys.map((key) => encoder.encode(key));
+  const reused = { elements: new Int32List(0), members: new Int32List(-1) };
   return (bytes, start) => {
     if (bytes[start] !== OPEN_BRACKET) return undefined;
     try {
-      return fastArray(bytes, start, wanted, keys);
+      return fastArray(bytes, start, wanted, keys, reused);
     } catch (error) {
       if (error === GIVE_UP || error instanceof RangeError) return undefined;
       throw error;

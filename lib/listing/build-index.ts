@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { yieldToEventLoop } from '@/lib/runtime/turns';
 import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { BytesTable } from './bytes-table';
@@ -251,8 +252,6 @@ function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Pr
     stream.once('end', () => (failure !== null ? reject(failure) : resolve()));
   });
 }
-
-export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads a shop's catalog in one snapshot and builds its index. Rows are read in the table's order
