@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { expect, it } from 'vitest';
 import { sendImport, importStatus } from '@/lib/testing/api';
 import { createTestShop } from '@/lib/testing/factories';
+import { decompressBody } from './body-codec';
 import { runPendingImports } from './run-imports';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
 
@@ -38,37 +39,49 @@ it('prunes raw bodies of imports finished longer ago than the retention, and onl
   expect(kept.map((k) => k.import_id)).toEqual([recent, pending]);
 });
 
-it('stores the body exactly as sent, Brotli-compressed, and still applies a gzip body stored by an earlier version', async () => {
+it('stores the body exactly as sent, Brotli-compressed, and still applies Brotli and gzip bodies stored by earlier versions', async () => {
   const shop = await createTestShop(fixture.database.ctx);
   const sql = fixture.database.ctx.sql;
   const sent = JSON.stringify({ ...shop, items: [{ id: 'é1', name: 'Thé', price: 5, url: 'https://s.example/1', picture: 'https://s.example/1.jpg', categories: [] }] });
   const response = await fetch(`${fixture.server.url}/import/products`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: sent });
   const first = Number(response.headers.get('x-import-id'));
   const { importId: second } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [{ id: 'g2', name: 'Gzip', price: 7, url: 'https://s.example/2', picture: 'https://s.example/2.jpg', categories: [] }] });
-  const [stored] = await sql<{ body: Buffer; encoding: string }[]>`select body, encoding from import_bodies where shop_id = ${shop.shop_id} and import_id = ${first}`;
-  expect(stored.encoding).toBe('br');
-  expect(zlib.brotliDecompressSync(stored.body).toString('utf8')).toBe(sent);
-  // The second as an earlier version stored it.
-  const [secondBody] = await sql<{ body: Buffer }[]>`select body from import_bodies where shop_id = ${shop.shop_id} and import_id = ${second!}`;
-  const gzipped = zlib.gzipSync(zlib.brotliDecompressSync(secondBody.body));
-  await sql`update import_bodies set body = ${gzipped}, encoding = 'gzip' where shop_id = ${shop.shop_id} and import_id = ${second!}`;
+  const { importId: third } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [{ id: 'b3', name: 'Brotli', price: 9, url: 'https://s.example/3', picture: 'https://s.example/3.jpg', categories: [] }] });
+  const [stored] = await sql<{ body: Buffer; encoding: 'br-parts' }[]>`select body, encoding from import_bodies where shop_id = ${shop.shop_id} and import_id = ${first}`;
+  expect(stored.encoding).toBe('br-parts');
+  // A small body is one Brotli stream after its length.
+  expect(stored.body.readUInt32BE(0)).toBe(stored.body.length - 4);
+  expect(zlib.brotliDecompressSync(stored.body.subarray(4)).toString('utf8')).toBe(sent);
+  expect((await decompressBody(stored.body, stored.encoding)).toString('utf8')).toBe(sent);
+  // The second and third as earlier versions stored them.
+  for (const [id, encoding] of [[second!, 'gzip'], [third!, 'br']] as const) {
+    const [body] = await sql<{ body: Buffer }[]>`select body from import_bodies where shop_id = ${shop.shop_id} and import_id = ${id}`;
+    const raw = await decompressBody(body.body, 'br-parts');
+    const earlier = encoding === 'gzip' ? zlib.gzipSync(raw) : zlib.brotliCompressSync(raw);
+    await sql`update import_bodies set body = ${earlier}, encoding = ${encoding} where shop_id = ${shop.shop_id} and import_id = ${id}`;
+  }
   await runPendingImports(fixture.database.ctx, shop.shop_id);
-  for (const id of [first, second!]) expect((await importStatus(fixture.server.url, shop, id)).status).toBe('done');
+  for (const id of [first, second!, third!]) expect((await importStatus(fixture.server.url, shop, id)).status).toBe('done');
   const names = await sql<{ id: string; name: string }[]>`select id, name from products where shop_id = ${shop.shop_id} order by id`;
   expect(names).toEqual([
+    { id: 'b3', name: 'Brotli' },
     { id: 'g2', name: 'Gzip' },
     { id: 'é1', name: 'Thé' },
   ]);
 });
 
-it('stores a body that arrives in many parts exactly as sent', async () => {
+it('stores a body that arrives in many network chunks exactly as sent, a large one compressed in two halves', async () => {
   const shop = await createTestShop(fixture.database.ctx);
-  const items = Array.from({ length: 6000 }, (_, n) => ({ id: `big-${n}`, name: `Thé ${n} ${'é'.repeat(n % 100)}`, price: 5, url: `https://s.example/${n}`, picture: 'https://s.example/p.jpg', categories: [] }));
+  const items = Array.from({ length: 12_000 }, (_, n) => ({ id: `big-${n}`, name: `Thé ${n} ${'é'.repeat(n % 100)}`, price: 5, url: `https://s.example/${n}`, picture: 'https://s.example/p.jpg', categories: [] }));
   const sent = JSON.stringify({ ...shop, items });
-  expect(Buffer.byteLength(sent)).toBeGreaterThan(1 << 20);
+  expect(Buffer.byteLength(sent)).toBeGreaterThan(2 << 20);
   const response = await fetch(`${fixture.server.url}/import/products`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: sent });
   expect(response.status).toBe(204);
   const [stored] = await fixture.database.ctx.sql<{ body: Buffer }[]>`
     select body from import_bodies where shop_id = ${shop.shop_id} and import_id = ${Number(response.headers.get('x-import-id'))}`;
-  expect(zlib.brotliDecompressSync(stored.body).equals(Buffer.from(sent))).toBe(true);
+  const first = stored.body.readUInt32BE(0);
+  const halves = [stored.body.subarray(4, 4 + first), stored.body.subarray(8 + first)].map((part) => zlib.brotliDecompressSync(part));
+  expect(8 + first + stored.body.readUInt32BE(4 + first)).toBe(stored.body.length);
+  expect(Buffer.concat(halves).equals(Buffer.from(sent))).toBe(true);
+  expect((await decompressBody(stored.body, 'br-parts')).equals(Buffer.from(sent))).toBe(true);
 });
