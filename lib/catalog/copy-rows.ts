@@ -305,9 +305,9 @@ export async function copyBinary(tx: TransactionSql, table: string, columns: str
   const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
   await sink.write(BINARY_HEADER);
   for (const chunk of chunks) {
+    // A chunk without rows is the event loop's turn (sortedRows).
     if (chunk.length > 0) await sink.write(chunk);
-    // Between chunks (a megabyte, or a turn's work: sortedRows), whatever else waits runs.
-    await yieldToEventLoop();
+    else await yieldToEventLoop();
   }
   await sink.end(BINARY_TRAILER);
 }
