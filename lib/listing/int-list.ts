@@ -83,6 +83,14 @@ export class FloatList {
     this.data[this.length++] = value;
   }
 
+  /** Makes room for `extra` more values, so pushing them grows nothing. */
+  reserve(extra: number): void {
+    if (this.length + extra <= this.data.length) return;
+    const grown = new Float64Array(this.length + extra);
+    grown.set(this.data.subarray(0, this.length));
+    this.data = grown;
+  }
+
   toArray(): Float64Array {
     return this.data.slice(0, this.length);
   }
