@@ -997,6 +997,7 @@ export class IndexBuilder {
     const loadNumbers = this.tokenNumbers.view();
     const laidOut = layOutAside(this.layoutTask(perm, groupOrder, renumber, loadIdRank, valueDim, postOffsets), [loadNumbers.buffer as ArrayBuffer]);
     laidOut.catch(() => undefined); // awaited below; this keeps an early failure here from going unhandled
+    await yieldToEventLoop();
     const groupOfRank = new Int32Array(new SharedArrayBuffer(4 * n));
     for (let rank = 0; rank < n; rank++) groupOfRank[rank] = groupOf[groupOrder[rank]];
     const dimValues = new Int32Array(dimCount + 1);
@@ -1138,12 +1139,14 @@ export class IndexBuilder {
     const salesRate = gather(this.salesRate);
     let maxSalesRate = 0;
     for (let doc = 0; doc < n; doc++) if (salesRate[doc] > maxSalesRate) maxSalesRate = salesRate[doc];
+    await yieldToEventLoop();
     const merchants = new Map<string, Int32Array>();
     for (const [key, loads] of this.merchantLoads) merchants.set(key, Int32Array.from(loads, (load) => docOfLoad[load]).sort());
     step('columns');
     const { postings, paramDims, invOffsets, invDocs, tokenOffsets, tokenNumbers, variantLoad, pictureNumber, pictureLoad } = await laidOut;
     this.tokenNumbers = new IntList(1);
     step('postings and inverted lists (waited for)');
+    await yieldToEventLoop();
     // A brand's picture: its cheapest product's that has one (the layout found it).
     const brandPicture = new Map<number, string>();
     for (let value = 0; value < valueCount; value++) if (pictureLoad[value] >= 0) brandPicture.set(value, this.numberInfo[pictureNumber[value]]!.picture!);
@@ -1165,6 +1168,7 @@ export class IndexBuilder {
       }
     }
     for (const [value, v] of bestVariant) this.valueLabel[value] = this.variantLabel[v];
+    await yieldToEventLoop();
     const replay = this.replaySource({ offsets: tokenOffsets, numbers: tokenNumbers }, denseGroup, groupCount);
 
     return {
@@ -1227,13 +1231,13 @@ export class IndexBuilder {
   }
 }
 
+// Dictionary numbers a replay copies between turns of the event loop.
+const COPY_SLICE = 1 << 20;
+
 /**
  * Per location, the offers pricing each document in stock somewhere in its subtree, by rank (see
  * ShopIndex.subtreeOffers); null where at most one location of the subtree has offers.
  */
-// Dictionary numbers a replay copies between turns of the event loop.
-const COPY_SLICE = 1 << 20;
-
 async function offersBySubtree(n: number, descendants: Int32Array[], lists: OfferLists): Promise<(Int32Array | null)[]> {
   const best = new Int32Array(n).fill(-1);
   const found = emptySet(n);
