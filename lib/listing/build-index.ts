@@ -994,8 +994,14 @@ export class IndexBuilder {
     const renumber = this.numberValuesByDimension();
     const valueDim = Int32Array.from(this.valueDim);
     const postOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
-    const loadNumbers = this.tokenNumbers.view();
-    const laidOut = layOutAside(this.layoutTask(perm, groupOrder, renumber, loadIdRank, valueDim, postOffsets), [loadNumbers.buffer as ArrayBuffer]);
+    const task = this.layoutTask(perm, groupOrder, renumber, loadIdRank, valueDim, postOffsets);
+    // What this thread no longer reads goes over without a copy (a clone copies each view's
+    // whole buffer, on the event loop); the rest (perm, prices, valueDim) is read again below.
+    const handedOver = [task.loadNumbers, task.loadFrom, task.loadTo, task.loadIdRank, task.numberFrom, task.numberValues, task.numberVariant, task.numberRole];
+    const laidOut = layOutAside(
+      task,
+      handedOver.map((array) => array.buffer as ArrayBuffer),
+    );
     laidOut.catch(() => undefined); // awaited below; this keeps an early failure here from going unhandled
     await yieldToEventLoop();
     const groupOfRank = new Int32Array(new SharedArrayBuffer(4 * n));
