@@ -1,7 +1,7 @@
 import type { TransactionSql } from 'postgres';
 import { ImportOutcome } from '@/lib/imports/outcome';
-import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { Phases } from '@/lib/imports/phases';
+import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
 import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS, writeOfferFields, writeProductFields } from './prepared-items';

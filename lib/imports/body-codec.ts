@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 
 const brotliCompress = promisify(zlib.brotliCompress);
 const brotliDecompress = promisify(zlib.brotliDecompress);
+const gunzip = promisify(zlib.gunzip);
 
 // Brotli's fastest setting: half the time of gzip level 1 on an import body (11 against 20 ms for
 // 6.5 MB), about as small (6.4 against 6.5 times).
@@ -35,7 +36,7 @@ export async function compressBody(bytes: Buffer): Promise<{ body: Buffer; encod
 
 /** The bytes of an import body stored in `encoding`. */
 export async function decompressBody(body: Buffer, encoding: BodyEncoding): Promise<Buffer> {
-  if (encoding === 'gzip') return promisify(zlib.gunzip)(body);
+  if (encoding === 'gzip') return gunzip(body);
   if (encoding === 'br') return brotliDecompress(body);
   const parts: Buffer[] = [];
   for (let at = 0; at < body.length; ) {

@@ -12,7 +12,6 @@ import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
 
-
 // Advisory-lock classes: "this shop's imports are being applied" (held by the applier's session)
 // and, inside each apply transaction, the same claim again, so that even if the session lock were
 // lost with its idle connection no two transactions apply a shop's imports at once.

@@ -998,10 +998,7 @@ export class IndexBuilder {
     // What this thread no longer reads goes over without a copy (a clone copies each view's
     // whole buffer, on the event loop); the rest (perm, prices, valueDim) is read again below.
     const handedOver = [task.loadNumbers, task.loadFrom, task.loadTo, task.loadIdRank, task.numberFrom, task.numberValues, task.numberVariant, task.numberRole];
-    const laidOut = layOutAside(
-      task,
-      handedOver.map((array) => array.buffer as ArrayBuffer),
-    );
+    const laidOut = layOutAside(task, handedOver.map((array) => array.buffer as ArrayBuffer));
     laidOut.catch(() => undefined); // awaited below; this keeps an early failure here from going unhandled
     await yieldToEventLoop();
     const groupOfRank = new Int32Array(new SharedArrayBuffer(4 * n));
