@@ -1,9 +1,12 @@
+import type { TransactionSql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
+import { knownStatesAt, noteCommitted } from './known-states';
 import { bodyItems, SUMMARY_KEYS } from './sent-items';
 import { scanJson } from '@/lib/http/json-scan';
+import type { ImportOutcome } from '@/lib/imports/outcome';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 
@@ -17,14 +20,21 @@ afterAll(async () => {
   await database?.close();
 });
 
+/** In a transaction, as the applier runs an import: once it commits, the states this process knows follow. */
+async function committed(shopId: string, apply: (tx: TransactionSql) => Promise<ImportOutcome>): Promise<ImportOutcome> {
+  const outcome = await database.ctx.sql.begin(apply);
+  noteCommitted(shopId, outcome.version);
+  return outcome;
+}
+
 /** As the applier does it: the items read from the body's bytes, with their digests. */
 function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
   const body = Buffer.from(text);
   const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
-  return database.ctx.sql.begin((tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers)));
+  return committed(shopId, (tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers)));
 }
 const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
-const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => database.ctx.sql.begin((tx) => applyAvailability(tx, shopId, mode, ids));
+const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => applyAvailability(tx, shopId, mode, ids));
 const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Item ${id}`, price: 100, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'], ...extra });
 
 async function rows(shopId: string) {
@@ -435,3 +445,64 @@ describe('items sent again unchanged', () => {
   });
 });
 
+
+describe('the states this process knows', () => {
+  const available = (shopId: string) =>
+    database.ctx.sql<{ id: string; available: boolean }[]>`select product_id as id, available from product_state where shop_id = ${shopId} order by product_id`;
+
+  it('knows every product of a shop first seen empty, as stored', async () => {
+    const shop = await createTestShop(database.ctx);
+    const outcome = await put(shop.shop_id, [item('a'), item('b', { available: false })]);
+    const known = knownStatesAt(shop.shop_id, outcome.version!);
+    expect(known?.complete).toBe(true);
+    const stored = await database.ctx.sql<{ id: string; source_digest: string; available: boolean }[]>`
+      select product_id as id, source_digest, available from product_state where shop_id = ${shop.shop_id} order by product_id`;
+    expect([...known!.states].sort().map(([id, state]) => ({ id, ...state }))).toEqual(stored.map((row) => ({ ...row })));
+  });
+
+  it('asks PostgreSQL again after a change it did not see commit (another process)', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = [item('a'), item('b')];
+    await put(shop.shop_id, items);
+    // Applied as another process would: this one is not told.
+    await database.ctx.sql.begin((tx) => applyAvailability(tx, shop.shop_id, 'delete', ['a']));
+    const outcome = await put(shop.shop_id, items);
+    expect(outcome.changed).toBe(true);
+    expect(await available(shop.shop_id)).toEqual([{ id: 'a', available: true }, { id: 'b', available: true }]);
+    // Known again from what was looked up, though not complete.
+    expect(knownStatesAt(shop.shop_id, outcome.version!)?.complete).toBe(false);
+    expect(knownStatesAt(shop.shop_id, outcome.version!)?.states.get('a')?.available).toBe(true);
+  });
+
+  it('follows a load that takes the unlisted out, and a PATCH, into the next re-send', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = [item('a'), item('b'), item('c')];
+    await put(shop.shop_id, items);
+    await put(shop.shop_id, [item('a')], 'load');
+    let outcome = await put(shop.shop_id, items);
+    expect(outcome.changed).toBe(true);
+    expect((await available(shop.shop_id)).map((row) => row.available)).toEqual([true, true, true]);
+    await availability(shop.shop_id, 'patch', ['b']);
+    outcome = await put(shop.shop_id, [item('b')]);
+    expect(outcome.changed).toBe(false);
+    expect((await available(shop.shop_id)).map((row) => row.available)).toEqual([false, true, false]);
+    outcome = await put(shop.shop_id, items);
+    expect(outcome.changed).toBe(true);
+    expect((await available(shop.shop_id)).map((row) => row.available)).toEqual([true, true, true]);
+  });
+
+  it('knows nothing of an import that rolled back', async () => {
+    const shop = await createTestShop(database.ctx);
+    const first = await put(shop.shop_id, [item('a')]);
+    await expect(
+      database.ctx.sql.begin(async (tx) => {
+        await applyProducts(tx, shop.shop_id, 'put', [item('a', { available: false }), item('n')]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    noteCommitted(shop.shop_id, undefined);
+    expect(knownStatesAt(shop.shop_id, first.version!)?.states.has('n')).toBe(false);
+    await put(shop.shop_id, [item('a'), item('n')]);
+    expect(await available(shop.shop_id)).toEqual([{ id: 'a', available: true }, { id: 'n', available: true }]);
+  });
+});

@@ -5,10 +5,23 @@ const brotliCompress = promisify(zlib.brotliCompress);
 const brotliDecompress = promisify(zlib.brotliDecompress);
 const gunzip = promisify(zlib.gunzip);
 
+// zlib's calls on the thread pool end each time they fill an output buffer of `chunkSize` bytes
+// (16 KB unless told), and the next is started from this thread: a part of 3 MB took ~200 such
+// round trips, each waiting for this thread to be free. Output buffers as large as the part come
+// out in one or two. Decompressing a 6.5 MB body: 9 ms against 32 ms in 16 KB buffers, 30
+// against 51 ms with this thread busy for 25 ms meanwhile.
+const MAX_CHUNK = 8 << 20;
+const outputChunk = (bytes: number) => Math.min(MAX_CHUNK, Math.max(zlib.constants.Z_DEFAULT_CHUNK, bytes));
+
 // Brotli's fastest setting: half the time of gzip level 1 on an import body (11 against 20 ms for
 // 6.5 MB), about as small (6.4 against 6.5 times).
 const compressPart = (bytes: Buffer) =>
-  brotliCompress(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 0, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  brotliCompress(bytes, {
+    chunkSize: outputChunk(bytes.length),
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 0, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
+// A stored part comes out ~6.4 times larger.
+const decompressPart = (part: Buffer) => brotliDecompress(part, { chunkSize: outputChunk(part.length * 8) });
 
 /** How a stored import body is encoded (`import_bodies.encoding`). */
 export type BodyEncoding = 'gzip' | 'br' | 'br-parts';
@@ -37,7 +50,7 @@ export async function compressBody(bytes: Buffer): Promise<{ body: Buffer; encod
 /** The bytes of an import body stored in `encoding`. */
 export async function decompressBody(body: Buffer, encoding: BodyEncoding): Promise<Buffer> {
   if (encoding === 'gzip') return gunzip(body);
-  if (encoding === 'br') return brotliDecompress(body);
+  if (encoding === 'br') return decompressPart(body);
   const parts: Buffer[] = [];
   for (let at = 0; at < body.length; ) {
     const length = body.readUInt32BE(at);
@@ -45,5 +58,5 @@ export async function decompressBody(body: Buffer, encoding: BodyEncoding): Prom
     parts.push(body.subarray(at + 4, at + 4 + length));
     at += 4 + length;
   }
-  return Buffer.concat(await Promise.all(parts.map((part) => brotliDecompress(part))));
+  return Buffer.concat(await Promise.all(parts.map(decompressPart)));
 }

@@ -48,7 +48,7 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
            message = ${summarise(outcome, itemsTotal, failure)}
      where shop_id = ${shopId} and id = ${importId}
  returning id, operation, status, items_total, items_applied, items_rejected, message, webhook`;
-  if (outcome.changed && outcome.version === undefined) await bumpCatalogVersion(tx, shopId);
+  if (outcome.changed && outcome.version === undefined) outcome.version = await bumpCatalogVersion(tx, shopId);
 
   if (record.webhook) {
     const counts = {

@@ -1,0 +1,122 @@
+// What this process knows of its shops' product states (product_state: each product's digest and
+// availability), so that an import re-sending stored products finds them without asking
+// PostgreSQL: looking up 5,000 ids took ~20 ms of PostgreSQL's CPU, a re-send's largest cost
+// there.
+//
+// The states are exact as of a catalog version. Every change to product_state is made by an
+// import that bumps the shop's version, under the shop's apply lock: an import that finds the
+// version one past the one known, after an import this process applied, knows nothing else wrote.
+// An import applied elsewhere (another worker process, or one whose commit this process did not
+// see) leaves the version further on, and the shop's states are forgotten. Rows changed by hand
+// without a version are not seen, as the listing index does not see them either.
+
+/** A product's stored digest and availability, as the import's look-up gives them. */
+export type StoredState = { source_digest: string | null; available: boolean | null };
+
+export type KnownStates = {
+  shopId: string;
+  /** The catalog version the states are as of. */
+  version: number;
+  /** Every product of the shop is here: an id absent is new. */
+  complete: boolean;
+  states: Map<string, StoredState>;
+};
+
+/** What an import changes in the states, applied once it has committed; null: forget them. */
+export type StateChanges = ((states: Map<string, StoredState>) => void) | null;
+
+// At ~150 bytes a product, ~300 MB. The shops used least recently are forgotten first.
+let maxStates = 2_000_000;
+
+/** How many products' states may be known across shops (tests make it small). */
+export function setMaxKnownStates(max: number): void {
+  maxStates = max;
+}
+
+// Next.js loads a module once per route bundle and the process entry loads its own copy: one
+// store on globalThis.
+const KEY = Symbol.for('vitrine.known-states');
+type Store = { shops: Map<string, KnownStates>; pending: Map<string, { version: number; changes: StateChanges }> };
+type Holder = { [KEY]?: Store };
+
+function store(): Store {
+  return ((globalThis as Holder)[KEY] ??= { shops: new Map(), pending: new Map() });
+}
+
+/**
+ * The shop's states as of `version` (the version before the import that asks), or undefined
+ * when this process does not know them as of it.
+ */
+export function knownStatesAt(shopId: string, version: number): KnownStates | undefined {
+  const { shops } = store();
+  const known = shops.get(shopId);
+  if (known === undefined) return undefined;
+  if (known.version !== version) {
+    shops.delete(shopId);
+    return undefined;
+  }
+  // Most recently used last.
+  shops.delete(shopId);
+  shops.set(shopId, known);
+  return known;
+}
+
+/**
+ * Starts knowing the shop's states as of `version`, with none known yet; `complete` when the
+ * shop has no product at that version.
+ */
+export function startKnowing(shopId: string, version: number, complete: boolean): KnownStates {
+  const known: KnownStates = { shopId, version, complete, states: new Map() };
+  store().shops.set(shopId, known);
+  return known;
+}
+
+/** Notes what the import that bumped the shop to `version` changes, for when it commits. */
+export function expectCommit(shopId: string, version: number, changes: StateChanges): void {
+  store().pending.set(shopId, { version, changes });
+}
+
+/**
+ * Called once an import of the shop has committed, with the version it left (undefined if it
+ * bumped none). The changes it announced are applied; an import that announced none (categories,
+ * locations) changed no state, and the states move to its version.
+ */
+export function noteCommitted(shopId: string, version: number | undefined): void {
+  const { shops, pending } = store();
+  const expected = pending.get(shopId);
+  pending.delete(shopId);
+  const known = shops.get(shopId);
+  if (known === undefined || version === undefined) return;
+  if (version !== known.version + 1 || (expected !== undefined && expected.version !== version) || expected?.changes === null) {
+    shops.delete(shopId);
+    return;
+  }
+  expected?.changes(known.states);
+  known.version = version;
+  keepWithinLimit(known);
+}
+
+/** Forgets what the shop's import in progress announced (it did not commit). */
+export function notCommitted(shopId: string): void {
+  store().pending.delete(shopId);
+}
+
+/** Forgets the shop's states. */
+export function forgetStates(shopId: string): void {
+  store().shops.delete(shopId);
+  store().pending.delete(shopId);
+}
+
+function keepWithinLimit(kept: KnownStates): void {
+  const { shops } = store();
+  let total = 0;
+  for (const known of shops.values()) total += known.states.size;
+  for (const [shopId, known] of shops) {
+    if (total <= maxStates) return;
+    // The one just used goes last, if it alone is too many.
+    if (known === kept && shops.size > 1) continue;
+    shops.delete(shopId);
+    total -= known.states.size;
+  }
+  if (total > maxStates) shops.delete(kept.shopId);
+}
