@@ -29,6 +29,14 @@ describe('import intake', () => {
     expect(Date.parse(record.finished_at as string)).toBeGreaterThanOrEqual(Date.parse(record.received_at as string));
   });
 
+  it('wakes the applier of its own process, with no job row, when it applies imports itself', async () => {
+    const own = await createTestShop(fixture.database.ctx);
+    const { importId } = await sendImport(fixture.server.url, 'POST', 'categories', own, { categories: [{ id: 'a', name: 'A' }] });
+    expect((await waitForImport(fixture.server.url, own, importId!)).status).toBe('done');
+    const jobs = await fixture.database.ctx.sql`select id from pgboss.job where name = 'imports.apply' and data->>'shopId' = ${own.shop_id}`;
+    expect(jobs.length).toBe(0);
+  });
+
   it('answers 400 with the error body for a body that is not JSON', async () => {
     const result = await post('/import/categories', '{"shop_id": ');
     expect(result.status).toBe(400);

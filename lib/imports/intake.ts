@@ -5,7 +5,7 @@ import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/a
 import { AppError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import { describeZodError } from '@/lib/http/zod-message';
-import { enqueue } from '@/lib/jobs';
+import { enqueue, importWaker } from '@/lib/jobs';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
 import { compressBody } from './body-codec';
@@ -18,8 +18,9 @@ const SHOP_INTAKE_LOCK = 7_300;
 
 /**
  * Takes an import request as CONTRACT §3 orders it: body limits, credentials, the shop's rate
- * limit, envelope checks; then stores the raw body, its import record and the job in one
- * transaction. Once this returns, no crash loses the import.
+ * limit, envelope checks; then stores the raw body and its import record in one transaction,
+ * with the job that wakes an applier unless this process applies imports itself (it then wakes
+ * its own). Once this returns, no crash loses the import.
  */
 export async function acceptImport(ctx: AppContext, req: Request, resource: Resource, httpMethod: ImportMethod): Promise<{ importId: number }> {
   const { limits } = ctx.settings;
@@ -71,6 +72,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
 
   const body = compressed ?? compressBody(raw);
   body.catch(() => {}); // heard when awaited below
+  const wake = importWaker();
   const importId = await ctx.sql.begin(async (tx) => {
     // Ids of one shop must commit in the order they are given out, or the applier could see a
     // later import before an earlier one that is still writing its body: the shop's lock is
@@ -83,12 +85,13 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
     const stored = await body;
     phases.mark('compress');
     await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, record.id, stored.body, stored.encoding]);
-    await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
+    if (!wake) await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
     return record.id;
   });
   phases.mark('store');
   phases.report(`intake ${importId}`);
   // Only a process that applies imports itself can take the body over.
   if (ctx.settings.workers) handOver(importId, { raw, members });
+  wake?.(shop.id);
   return { importId };
 }

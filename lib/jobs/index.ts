@@ -67,3 +67,20 @@ export async function createQueues(boss: PgBoss, webhook: { retryLimit: number; 
     await boss.updateQueue(definition.name, changeable);
   }
 }
+
+// A process that applies imports itself wakes its own applier when intake has stored an import:
+// no job row to write in intake's transaction (7 ms of a re-send's ~70 ms answer), none to
+// fetch and complete. The imports table is what is durable; a wake-up lost in a crash is made
+// good by the workers' sweep of pending imports. Set by workers/, on globalThis: Next.js loads
+// this module once per route bundle and the process entry loads its own copy.
+const WAKER = Symbol.for('vitrine.import-waker');
+type WakerHolder = { [WAKER]?: (shopId: string) => void };
+
+export function setImportWaker(waker: ((shopId: string) => void) | undefined): void {
+  (globalThis as WakerHolder)[WAKER] = waker;
+}
+
+/** This process's import waker, when it applies imports itself. */
+export function importWaker(): ((shopId: string) => void) | undefined {
+  return (globalThis as WakerHolder)[WAKER];
+}
