@@ -60,8 +60,8 @@ async function lookUp(tx: TransactionSql, shopId: string, items: SentItems, prob
   const stored = new Map<string, Stored>();
   const asked: string[] = [];
   for (const id of once) {
-    const state = known?.states.get(id);
-    if (state !== undefined) stored.set(id, state);
+    const entry = known ? known.states.find(id) : -1;
+    if (entry >= 0) stored.set(id, { source_digest: known!.states.digest(entry), available: known!.states.available(entry) });
     else if (!known?.complete) asked.push(id);
   }
   // Sorted, the probes walk the indexes in order: 34-51 ms for 5,000 ids in a 100,000-product
@@ -88,10 +88,9 @@ async function lookUp(tx: TransactionSql, shopId: string, items: SentItems, prob
       [shopId, asked],
     );
     for (const { id, source_digest, available } of rows) {
-      const state = { source_digest, available };
-      stored.set(id, state);
+      stored.set(id, { source_digest, available });
       // A product without its state row is not known: the next import asks again.
-      if (available !== null) known?.states.set(id, state);
+      if (available !== null) known?.states.set(id, source_digest, available);
     }
   }
   return { lookedUp: new Set(once), stored };
@@ -415,10 +414,11 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   }
   // The states written, for when this commits: the last occurrence of an id is the one stored.
   const disabledOthers = mode === 'load' && outcome.rejected === 0;
-  const { seen: written, ids } = sorted;
+  const written = sorted.seen;
   expectCommit(shopId, version, (states) => {
-    if (disabledOthers) for (const [id, state] of states) if (!ids.has(id)) state.available = false;
-    for (const [, id, available, , digest] of written) states.set(id as string, { source_digest: digest as string | null, available: available as boolean });
+    // A load lists every accepted item in `written`: the others are now out of stock.
+    if (disabledOthers) states.setNoneAvailable();
+    for (const [, id, available, , digest] of written) states.set(id as string, digest as string | null, available as boolean);
   });
   return outcome;
 }
@@ -478,8 +478,8 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   outcome.changed = result.flipped > 0;
   const flips = result.flips ?? [];
   expectCommit(shopId, version, known ? (states) => flips.forEach((id) => {
-    const state = states.get(id);
-    if (state) state.available = !state.available;
+    const entry = states.find(id);
+    if (entry >= 0) states.setAvailable(entry, !states.available(entry));
   }) : null);
   phases.mark('availability');
   return outcome;

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectCommit, forgetStates, knownStatesAt, noteCommitted, notCommitted, setMaxKnownStates, startKnowing } from './known-states';
 
-const state = (available: boolean) => ({ source_digest: 'd', available });
 
 afterEach(() => {
   setMaxKnownStates(2_000_000);
@@ -10,17 +9,18 @@ afterEach(() => {
 
 describe('known states', () => {
   it('are given only as of the version they are at', () => {
-    startKnowing('s1', 4, true).states.set('a', state(true));
+    startKnowing('s1', 4, true).states.set('a', null, true);
     expect(knownStatesAt('s1', 5)).toBeUndefined();
     // Asked at another version, they are forgotten.
     expect(knownStatesAt('s1', 4)).toBeUndefined();
   });
 
   it('take an import’s changes when it commits at the next version', () => {
-    startKnowing('s1', 4, true).states.set('a', state(true));
-    expectCommit('s1', 5, (states) => states.set('b', state(false)));
+    startKnowing('s1', 4, true).states.set('a', null, true);
+    expectCommit('s1', 5, (states) => states.set('b', null, false));
     noteCommitted('s1', 5);
-    expect([...knownStatesAt('s1', 5)!.states.keys()]).toEqual(['a', 'b']);
+    const { states } = knownStatesAt('s1', 5)!;
+    expect([states.size, states.find('a'), states.find('b')]).toEqual([2, 0, 1]);
   });
 
   it('move to the version of an import that announced no changes (categories, locations)', () => {
@@ -45,7 +45,7 @@ describe('known states', () => {
 
   it('drop what an import that did not commit announced', () => {
     startKnowing('s1', 4, true);
-    expectCommit('s1', 5, (states) => states.set('b', state(true)));
+    expectCommit('s1', 5, (states) => states.set('b', null, true));
     notCommitted('s1');
     // A categories import commits next: it announced nothing.
     noteCommitted('s1', 5);
@@ -54,14 +54,14 @@ describe('known states', () => {
 
   it('forget the shops used least recently past the limit, and a shop alone past it', () => {
     setMaxKnownStates(3);
-    for (const shop of ['s1', 's2', 's3']) startKnowing(shop, 1, true).states.set('a', state(true));
+    for (const shop of ['s1', 's2', 's3']) startKnowing(shop, 1, true).states.set('a', null, true);
     knownStatesAt('s1', 1); // s2 is now the least recently used
-    expectCommit('s3', 2, (states) => states.set('b', state(true)));
+    expectCommit('s3', 2, (states) => states.set('b', null, true));
     noteCommitted('s3', 2);
     expect(knownStatesAt('s2', 1)).toBeUndefined();
     expect(knownStatesAt('s1', 1)).toBeDefined();
     expect(knownStatesAt('s3', 2)?.states.size).toBe(2);
-    expectCommit('s3', 3, (states) => ['c', 'd'].forEach((id) => states.set(id, state(true))));
+    expectCommit('s3', 3, (states) => ['c', 'd'].forEach((id) => states.set(id, null, true)));
     noteCommitted('s3', 3);
     expect(knownStatesAt('s3', 3)).toBeUndefined();
   });

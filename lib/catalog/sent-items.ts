@@ -4,7 +4,7 @@ import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
-const DIGEST_VERSION = '2:';
+export const DIGEST_VERSION = '2:';
 
 /** What applying an item sent unchanged reads of it, as JSON.parse gives it. */
 export type ItemSummary = { id?: unknown; available?: unknown; categories?: unknown[]; locations?: { location: unknown }[] | null };
