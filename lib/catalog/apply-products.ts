@@ -451,8 +451,10 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   const listedBecome = mode === 'patch';
   // As for a load: with entries rejected, what the shop meant to keep in stock is unknown.
   const unlisted = mode === 'patch' && outcome.rejected === 0 ? false : null;
-  // Which products flipped is asked for only when this process knows the shop's states.
-  const known = knownStatesAt(shopId, version - 1);
+  // The products a DELETE flipped are asked for when this process knows the shop's states. A
+  // PATCH makes them forgotten instead: it flips every product it does not list, and returning
+  // those ids (100,000 of a whole catalog's PATCH) took ~0.4 s more.
+  const known = mode === 'delete' ? knownStatesAt(shopId, version - 1) : undefined;
   const [result] = await tx<{ unknown: string[] | null; flipped: number; flips: string[] | null }[]>`
     with joined as (
       select s.id as listed_id, st.tid, st.available
