@@ -468,7 +468,7 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
     ), flipped as (
       update product_state set available = not available, version = ${version}
        where ctid = any((select flips from found)::tid[]) and shop_id = ${shopId}
-      returning product_id
+      returning ${known ? tx`product_id` : tx`1`}
     )
     select (select unknown from found) as unknown, (select count(*)::int from flipped) as flipped,
            ${known ? tx`(select array_agg(product_id) from flipped)` : tx`null::text[]`} as flips`;
