@@ -2,6 +2,7 @@ import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
 import { copyField } from './copy-rows';
+import { grown, slotsFor } from './hash-slots';
 import { identifier } from './schemas';
 
 // The product ids a PATCH or DELETE lists, made into what PostgreSQL takes: each valid id once, as
@@ -152,18 +153,6 @@ class DistinctLines {
   }
 
   private growTable(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let line = 0; line < this.count; line++) {
-      let slot = this.hashes[line] & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = line + 1;
-    }
+    this.slots = slotsFor(this.hashes, this.count, this.slots.length * 2);
   }
-}
-
-function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }

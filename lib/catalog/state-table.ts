@@ -8,6 +8,8 @@
 // packed into five 32-bit words; any other (an older version's, or none) is kept as "none", which
 // no item matches, so such an item is validated again, as it would be anyway.
 
+import { grown, slotsFor } from './hash-slots';
+
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const SIXTY_FOUR = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) SIXTY_FOUR[BASE64.charCodeAt(i)] = i;
@@ -121,13 +123,7 @@ export class StateTable {
   }
 
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let entry = 0; entry < this.size; entry++) {
-      let slot = this.hashes[entry] & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = entry + 1;
-    }
+    this.slots = slotsFor(this.hashes, this.size, this.slots.length * 2);
   }
 
   private pack(entry: number, digest: string | null): void {
@@ -148,10 +144,4 @@ export class StateTable {
       this.digests[at + w] = w === WORDS - 1 ? (word | PRESENT) >>> 0 : word >>> 0;
     }
   }
-}
-
-function grown<T extends Int32Array | Uint32Array | Uint16Array | Uint8Array>(array: T, least: number): T {
-  const next = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
-  next.set(array);
-  return next;
 }
