@@ -1,6 +1,7 @@
 import type { Job } from 'pg-boss';
 import { pruneImportBodies, runPendingImports, shopsWithPendingImports } from '@/lib/imports/run-imports';
 import { jobs, setImportWaker, type JobData, type JobName } from '@/lib/jobs';
+import { shopWaker } from '@/lib/jobs/shop-waker';
 import { sendOutboxMessage } from '@/lib/mail/send-outbox';
 import type { AppContext } from '@/lib/runtime/context';
 import { deliverWebhook } from '@/lib/webhooks/deliver';
@@ -32,55 +33,17 @@ async function register<K extends JobName>(ctx: AppContext, key: K) {
 }
 
 /**
- * Wakes this process's applier for a shop (see setImportWaker): as many shops at once as the
- * job's concurrency, the others waiting their turn. A shop woken while its applier runs is run
- * once more after it (the applier looks for more work before it stops, but may have looked
- * already). After a failure the shop is woken again later, as the job would have been retried.
- */
-function importWaker(ctx: AppContext) {
-  // Each running shop: whether it was woken again meanwhile.
-  const running = new Map<string, boolean>();
-  const waiting = new Set<string>();
-  let stopped = false;
-  const idle: (() => void)[] = [];
-  const run = (shopId: string) => {
-    running.set(shopId, false);
-    runPendingImports(ctx, shopId)
-      .catch((error) => {
-        log(`applying imports of shop ${shopId}: ${error instanceof Error ? error.message : String(error)}`);
-        setTimeout(() => wake(shopId), jobs.importsApply.queue.retryDelay! * 1000).unref();
-      })
-      .finally(() => {
-        if (running.get(shopId)) waiting.add(shopId);
-        running.delete(shopId);
-        const next = waiting.values().next();
-        if (!next.done && !stopped) {
-          waiting.delete(next.value);
-          run(next.value);
-        }
-        if (running.size === 0) idle.splice(0).forEach((resolve) => resolve());
-      });
-  };
-  const wake = (shopId: string) => {
-    if (stopped) return;
-    if (running.has(shopId)) running.set(shopId, true);
-    else if (running.size >= concurrency.importsApply) waiting.add(shopId);
-    else run(shopId);
-  };
-  const stop = async () => {
-    stopped = true;
-    if (running.size > 0) await new Promise<void>((resolve) => idle.push(resolve));
-  };
-  return { wake, stop };
-}
-
-/**
  * Starts every worker of this process and the sweep that picks up imports left pending by a
  * crash or a lost wake-up. Returns the stop function; pg-boss's own stop drains running jobs.
  */
 export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>> {
   for (const key of Object.keys(jobs) as JobName[]) await register(ctx, key);
-  const waker = importWaker(ctx);
+  // Intake in this process wakes the applier directly (see setImportWaker), as the job would.
+  const waker = shopWaker((shopId) => runPendingImports(ctx, shopId), {
+    concurrency: concurrency.importsApply,
+    retryMs: jobs.importsApply.queue.retryDelay! * 1000,
+    onError: (shopId, error) => log(`applying imports of shop ${shopId}: ${error instanceof Error ? error.message : String(error)}`),
+  });
   setImportWaker(waker.wake);
   let sweeping: Promise<void> | undefined;
   const sweep = () => {
