@@ -9,7 +9,7 @@ import path from 'node:path';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
-import { prepareItem, PRODUCT_COLUMNS } from '@/lib/catalog/prepared-items';
+import { prepareItem, PRODUCT_COLUMNS, productValues } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { boot } from '@/lib/runtime/boot';
@@ -144,7 +144,7 @@ async function main() {
     for (let start = 0; start < BASELINE_N; start += 1000) {
       const rows = [];
       for (let n = start; n < Math.min(BASELINE_N, start + 1000); n++) {
-        const values = prepareItem(ItemInput.parse(syntheticItem(n, leaves, locations)), facets).product;
+        const values = productValues(prepareItem(ItemInput.parse(syntheticItem(n, leaves, locations))), facets);
         const row = Object.fromEntries(keys.map((key, i) => [key, values[i]]));
         const unwrap = (v: unknown) => (v && typeof v === 'object' && 'json' in v ? (v as { json: unknown }).json : v);
         rows.push({

@@ -7,7 +7,7 @@
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { BinaryRows, copyBinary } from '@/lib/catalog/copy-rows';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
-import { prepareItem, PRODUCT_COLUMNS, writeProductFields } from '@/lib/catalog/prepared-items';
+import { prepareItem, PRODUCT_COLUMNS, productValues, writeProductFields } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { bootKeptDatabase } from './kept-database';
 
@@ -32,7 +32,7 @@ async function variant(label: string, setup: string, data: Data = 'as sent') {
       for (let run = 0; run < 3; run++) {
         const rows = new BinaryRows();
         for (let n = 0; n < 5000; n++) {
-          const row = prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations)), facets).product;
+          const row = productValues(prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations))), facets);
           const json = (row[16] as { json: unknown }).json;
           if (data === 'empty object') row[16] = { json: {} };
           if (data === 'one string') row[16] = { json: { text: JSON.stringify(json) } };

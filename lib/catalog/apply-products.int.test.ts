@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { knownStatesAt, noteCommitted } from './known-states';
+import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
+import { prepareAhead } from './prepare-ahead';
+import { validateAndPrepare } from './prepared-items';
+import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { bodyItems, SUMMARY_KEYS } from './sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { ImportOutcome } from '@/lib/imports/outcome';
@@ -507,5 +510,95 @@ describe('the states this process knows', () => {
     expect(knownStatesAt(shop.shop_id, first.version!)?.states.find('n')).toBe(-1);
     await put(shop.shop_id, [item('a'), item('n')]);
     expect(await available(shop.shop_id)).toEqual([{ id: 'a', available: true }, { id: 'n', available: true }]);
+  });
+});
+
+describe('items prepared ahead', () => {
+  /** As the applier does it with the body read ahead: prepared while nothing else runs, then applied. */
+  async function putAhead(shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') {
+    const body = Buffer.from(JSON.stringify({ shop_id: shopId, items }));
+    const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
+    const sent = bodyItems(body, elements!, elementMembers);
+    const prepared = prepareAhead(shopId, sent, body.length);
+    return { prepared, apply: () => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sent)) };
+  }
+
+  const facetTexts = (shopId: string) =>
+    database.ctx.sql<{ id: string; tokens: string[] | null }[]>`
+      select p.id, (select array_agg(t.token order by n.ord) from unnest(string_to_array(p.facet_values, ' ')::int[]) with ordinality n (number, ord)
+                     join facet_tokens t on t.shop_id = p.shop_id and t.number = n.number) as tokens
+        from products p where p.shop_id = ${shopId} order by p.id`;
+
+  it('stores what preparing each item as it is reached stores: rows, offers, facet tokens, problems', async () => {
+    const [inline, ahead] = [await createTestShop(database.ctx), await createTestShop(database.ctx)];
+    const offer = (location: string, extra: Record<string, unknown> = {}) => ({ location, price: 90, ...extra });
+    const items = [
+      item('a', { brand: 'Acme', params: [{ name: 'Size', value: 'M' }, { name: '', value: 'dropped' }], locations: [offer('l1'), offer('l2', { stock_quantity: 3 })] }),
+      item('b', { price: -1 }),
+      item('c', { fashion: { gender: 'women', sizes: ['S', 'M'], colors: [{ color: 'Red' }] }, brand: 'Zeta' }),
+      item(7 as unknown as string, { available: 2, categories: ['c2', 'c1'] }),
+      item('a', { name: 'A again', brand: 'Acme' }),
+    ];
+    // Tokens in the shops' dictionaries already: the batch's numbers are not the shop's.
+    for (const shop of [inline, ahead]) await put(shop.shop_id, [item('z', { brand: 'Before', categories: ['c9'] })]);
+    const first = await put(inline.shop_id, items);
+    const { prepared, apply } = await putAhead(ahead.shop_id, items);
+    await prepared;
+    const second = await apply();
+    expect({ errors: second.errors, warnings: second.warnings, applied: second.applied }).toEqual({ errors: first.errors, warnings: first.warnings, applied: first.applied });
+    expect(second.errors).toHaveLength(1);
+    const stored = async (shopId: string) => (await rows(shopId)).map(({ first_added_at: _, ...row }) => row);
+    expect(await stored(ahead.shop_id)).toEqual(await stored(inline.shop_id));
+    expect(await offers(ahead.shop_id)).toEqual(await offers(inline.shop_id));
+    const tokens = await facetTexts(ahead.shop_id);
+    expect(tokens).toEqual(await facetTexts(inline.shop_id));
+    // The tokens each stored item carries, in order.
+    const expectedTokens = ['7', 'a', 'c', 'z'].map((id) => {
+      const valid = validateAndPrepare([item('z', { brand: 'Before', categories: ['c9'] }), ...items].findLast((sent) => String(sent.id) === id), 0);
+      return { id, tokens: valid.ok ? facetTokenList(valid.prepared.facets) : null };
+    });
+    expect(tokens).toEqual(expectedTokens);
+    expect(tokens.find((row) => row.id === 'c')?.tokens).toContain('bZeta');
+  });
+
+  it('leaves to the applier an item it guessed unchanged that changed meanwhile', async () => {
+    const shop = await createTestShop(database.ctx);
+    await put(shop.shop_id, [item('a'), item('b')]);
+    // Sent again as stored: guessed unchanged, not prepared.
+    const again = await putAhead(shop.shop_id, [item('a'), item('b', { name: 'B new' })]);
+    await again.prepared;
+    // Then changed by an import applied before it.
+    await put(shop.shop_id, [item('a', { name: 'A changed' })]);
+    const outcome = await again.apply();
+    expect(outcome.changed).toBe(true);
+    expect((await rows(shop.shop_id)).map((row) => [row.id, row.name])).toEqual([['a', 'Item a'], ['b', 'B new']]);
+  });
+
+  it('writes nothing for an item prepared ahead that turns out sent unchanged', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = [item('a'), item('b')];
+    await put(shop.shop_id, items);
+    const before = await rows(shop.shop_id);
+    // Not known here (another process, say): every item is prepared ahead.
+    forgetStates(shop.shop_id);
+    const again = await putAhead(shop.shop_id, items);
+    await again.prepared;
+    const outcome = await again.apply();
+    expect(outcome.changed).toBe(false);
+    expect(outcome.applied).toBe(2);
+    expect(await rows(shop.shop_id)).toEqual(before);
+  });
+
+  it('stops preparing once the applier takes the items, which it prepares from there', async () => {
+    const shop = await createTestShop(database.ctx);
+    const items = Array.from({ length: 3000 }, (_, n) => item(`p${n}`, { params: [{ name: 'n', value: String(n % 7) }] }));
+    const { prepared, apply } = await putAhead(shop.shop_id, items);
+    // Applied at once: preparing ahead has had a turn or none.
+    const outcome = await apply();
+    await prepared;
+    expect(outcome.applied).toBe(3000);
+    const stored = await rows(shop.shop_id);
+    expect(stored).toHaveLength(3000);
+    expect(stored.find((row) => row.id === 'p2999')?.name).toBe('Item p2999');
   });
 });

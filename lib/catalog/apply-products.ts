@@ -4,7 +4,8 @@ import { Phases } from '@/lib/imports/phases';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
-import { OFFER_COLUMNS, prepareForCopy, PRODUCT_COLUMNS, writeOfferFields, writeProductFields } from './prepared-items';
+import { OFFER_COLUMNS, PRODUCT_COLUMNS } from './prepared-items';
+import { type BatchEntry, PreparedBatch } from './prepared-batch';
 import { listedIds, type ListedIds } from './listed-ids';
 import { listedItems, type SentItems } from './sent-items';
 import { expectCommit, forgetStates, knownStatesAt, type KnownStates, startKnowing, type StoredState } from './known-states';
@@ -140,6 +141,10 @@ type Plan = {
   facets: FacetEncoder;
   // Per position, the id of an item sent unchanged (unchangedId), else undefined.
   unchanged: (string | undefined)[];
+  // The items prepared, ahead (prepareAhead) or as they are reached; the shop's number for each
+  // of the batch's token numbers met so far.
+  batch: PreparedBatch;
+  shopNumbers: number[];
 };
 
 // Rows streamed to PostgreSQL are handed over in chunks of about this many bytes.
@@ -155,6 +160,23 @@ function binaryField(type: BinaryType, value: CopyValue): Buffer {
 }
 
 /**
+ * Puts the shop's numbers for the item's facet tokens into `into` (the batch numbers its tokens
+ * its own way; the shop's dictionary hands out numbers in the order its items are written, as
+ * when they were encoded as they came) and says how many there are.
+ */
+function numberFacets(plan: Plan, item: BatchEntry & { ok: true }, into: number[]): number {
+  if (item.facets === null) return 0;
+  const { shopNumbers } = plan;
+  for (let i = 0; i < item.facets.length; i++) {
+    const own = item.facets[i];
+    let number = shopNumbers[own];
+    if (number === undefined) shopNumbers[own] = number = plan.facets.numberOf(plan.batch.token(own));
+    into[i] = number;
+  }
+  return item.facets.length;
+}
+
+/**
  * Goes through the items in order. An item whose bytes match the stored digest is only noted
  * as seen, with its availability. The others are validated and prepared: a new product's row
  * goes straight to `products`, a stored one's to staging for the upsert. Rows of the kind
@@ -166,6 +188,8 @@ function binaryField(type: BinaryType, value: CopyValue): Buffer {
  */
 function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorted: Sorted) {
   const { stored, lookedUp, known } = plan;
+  // An item's facet numbers in the shop's dictionary (numberFacets).
+  const facetNumbers: number[] = [];
   // A new product's row: its shop, its fields, the version; a staged one's: its position first.
   const shopField = binaryField('text', plan.shopId);
   const versionField = binaryField('int8', plan.version);
@@ -185,7 +209,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       if (slice.due()) yield TURN;
       continue;
     }
-    const item = prepareForCopy(items.value(position), position, plan.facets, () => items.text(position));
+    const item = plan.batch.entry(position) ?? plan.batch.prepare(position, items.value(position), () => items.text(position));
     if (!item.ok) {
       outcome.reject(item.problem);
       continue;
@@ -197,6 +221,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
     const fresh = lookedUp.has(item.id) && !stored.has(item.id);
     sorted.seen.push([position, item.id, item.available, fresh, items.digest(position)]);
     const rows = fresh === plan.streamNew ? streamed : sorted.held;
+    const facetCount = numberFacets(plan, item, facetNumbers);
     if (fresh) {
       sorted.fresh++;
       sorted.newStates.row(STATE_COLUMNS.length);
@@ -205,25 +230,27 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       sorted.newStates.field('bool', item.available);
       sorted.newStates.bytes(versionField);
       sorted.newStates.field('text', items.digest(position));
-      for (const offer of item.offers) {
+      for (let i = 0; i < item.offerEnds.length; i++) {
         sorted.newOffers.row(1 + OFFER_COLUMNS.length);
         sorted.newOffers.bytes(shopField);
-        writeOfferFields(sorted.newOffers, offer);
+        sorted.newOffers.bytes(plan.batch.offer(item, i));
       }
       rows.row(NEW_PRODUCT_COLUMNS.length);
       rows.bytes(shopField);
-      writeProductFields(rows, item.product);
+      rows.bytes(plan.batch.fields(item));
+      rows.spacedNumbers(item.facets && facetNumbers, facetCount);
       rows.bytes(versionField);
     } else {
       sorted.staged++;
-      for (const offer of item.offers) {
+      for (let i = 0; i < item.offerEnds.length; i++) {
         sorted.stagedOffers.row(1 + OFFER_COLUMNS.length);
         sorted.stagedOffers.field('int4', position);
-        writeOfferFields(sorted.stagedOffers, offer);
+        sorted.stagedOffers.bytes(plan.batch.offer(item, i));
       }
       rows.row(STAGED_PRODUCT_COLUMNS.length);
       rows.field('int4', position);
-      writeProductFields(rows, item.product);
+      rows.bytes(plan.batch.fields(item));
+      rows.spacedNumbers(item.facets && facetNumbers, facetCount);
     }
     // No turns between these: on a first load the applier is what limits, and intake let further
     // ahead (its bodies then read back from storage) did not pay in the runs measured.
@@ -304,7 +331,10 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   }
   // Stream whichever kind most items are likely to be: new on a first load, staged after.
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
-  const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds };
+  // Prepared ahead (none when given as values, or when the body was not read ahead): taken here,
+  // so no preparing ahead goes on once the items are gone through.
+  const batch = items.takePrepared?.() ?? new PreparedBatch();
+  const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
   const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyField } from './copy-rows';
+import { BinaryRows, copyField } from './copy-rows';
 
 describe('copyField (COPY text format)', () => {
   it('writes NULL, Booleans and numbers', () => {
@@ -37,5 +37,36 @@ describe('copyField (COPY text format)', () => {
     // An escape: backslashes doubled; one that PostgreSQL cannot store: removed from the value.
     expect(copyField({ json: { a: 'x"y' }, text: '{"a": "x\\"y"}' })).toBe('{"a": "x\\\\"y"}');
     expect(copyField({ json: { a: 'nul\0here' }, text: '{"a":"nul\\u0000here"}' })).toBe('{"a":"nulhere"}');
+  });
+});
+
+describe('BinaryRows.spacedNumbers', () => {
+  const written = (numbers: number[] | null, count: number) => {
+    const rows = new BinaryRows(8);
+    rows.spacedNumbers(numbers, count);
+    const bytes = rows.take();
+    const length = bytes.readInt32BE(0);
+    return length < 0 ? null : bytes.toString('latin1', 4, 4 + length);
+  };
+
+  it('writes the first count numbers as one text field, separated by spaces', () => {
+    expect(written([0, 7, 10, 99, 100, 123456789, 4294967295], 7)).toBe('0 7 10 99 100 123456789 4294967295');
+    expect(written([3, 21, 5], 2)).toBe('3 21');
+    expect(written([], 0)).toBe('');
+  });
+
+  it('writes NULL for null', () => {
+    expect(written(null, 0)).toBeNull();
+  });
+
+  it('gives what the text of join(" ") gives, through growth', () => {
+    const rows = new BinaryRows(16);
+    const expected = new BinaryRows(16);
+    for (let n = 0; n < 200; n++) {
+      const numbers = Array.from({ length: n % 40 }, (_, i) => (i * 7919 + n * 104729) % 1_000_003);
+      rows.spacedNumbers(numbers, numbers.length);
+      expected.field('text', numbers.join(' '));
+    }
+    expect(rows.take().equals(expected.take())).toBe(true);
   });
 });

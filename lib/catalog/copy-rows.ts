@@ -288,6 +288,36 @@ export class BinaryRows {
     this.buffer.writeInt32BE(this.used - start - 4, start);
   }
 
+  /**
+   * One text field: the first `count` numbers of `numbers` (non-negative integers) in decimal,
+   * separated by spaces; NULL when `numbers` is null.
+   */
+  spacedNumbers(numbers: readonly number[] | null, count: number): void {
+    if (numbers === null) return this.field('text', null);
+    // At most 10 digits and a space each.
+    this.reserve(4 + 11 * count);
+    const buffer = this.buffer;
+    let at = this.used + 4;
+    for (let i = 0; i < count; i++) {
+      if (i > 0) buffer[at++] = 0x20;
+      let n = numbers[i];
+      let digits = 1;
+      for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+      at += digits;
+      for (let k = at - 1; k >= at - digits; k--) {
+        buffer[k] = 0x30 + (n % 10);
+        n = Math.floor(n / 10);
+      }
+    }
+    buffer.writeInt32BE(at - this.used - 4, this.used);
+    this.used = at;
+  }
+
+  /** Bytes written so far, [start, end), without copying (valid until the next write or take). */
+  written(start: number, end: number): Buffer {
+    return this.buffer.subarray(start, end);
+  }
+
   /** What was written, which this writer no longer holds: it starts again empty. */
   take(): Buffer {
     const written = this.buffer.subarray(0, this.used);

@@ -19,7 +19,7 @@ import { copyRows } from './copy-rows';
  * text, and for params by name, priority and value (making and hashing each token's text was
  * ~7 µs an item).
  */
-class TokenNumbers implements FacetVisitor {
+export class TokenNumbers implements FacetVisitor {
   private numbers = new Map<string, number>();
   private simpleNumbers = new Map<string, Map<string, number>>();
   private params = new Map<string, Map<number | '', Map<string | null, number>>>();
@@ -36,7 +36,8 @@ class TokenNumbers implements FacetVisitor {
     this.numbers.set(token, this.size++);
   }
 
-  private numberOf(token: string): number {
+  /** The token's number, handed out now if it has none. */
+  numberOf(token: string): number {
     let number = this.numbers.get(token);
     if (number === undefined) {
       number = this.size++;
@@ -47,17 +48,22 @@ class TokenNumbers implements FacetVisitor {
   }
 
   // The product being encoded: its numbers so far, and whether every token can be stored.
-  private text = '';
+  private list: number[] = [];
   private storable = true;
 
-  /** The product's tokens as numbers, or null when one holds a NUL (PostgreSQL text cannot). */
-  encode(source: FacetSource): string | null {
-    this.text = '';
+  /** The product's tokens' numbers in order, or null when one holds a NUL (PostgreSQL text cannot). */
+  encodeList(source: FacetSource): number[] | null {
+    this.list = [];
     this.storable = true;
     // This object is the visitor: no closures made per product (under tsx each closure made also
     // costs a call naming it, ~1 µs).
     visitFacetTokens(source, this);
-    return this.storable ? this.text : null;
+    return this.storable ? this.list : null;
+  }
+
+  /** The product's tokens as the text stored in `facet_values`, or null (encodeList). */
+  encode(source: FacetSource): string | null {
+    return this.encodeList(source)?.join(' ') ?? null;
   }
 
   simple(kind: SimpleKind, value: string): void {
@@ -81,7 +87,7 @@ class TokenNumbers implements FacetVisitor {
   }
 
   private put(number: number): void {
-    this.text = this.text === '' ? `${number}` : `${this.text} ${number}`;
+    this.list.push(number);
   }
 }
 
@@ -89,8 +95,11 @@ type Dictionary = { tokens: TokenNumbers; unconfirmedTxid: string | null };
 
 const dictionaries = new Map<string, Dictionary>();
 
-/** Turns a product's facet tokens into the text stored in `facet_values`; notes tokens seen first. */
-export type FacetEncoder = { encode(source: FacetSource): string | null; store(tx: TransactionSql): Promise<number> };
+/**
+ * Turns a product's facet tokens into the text stored in `facet_values`, or a token's text into
+ * its number; notes tokens seen first.
+ */
+export type FacetEncoder = { encode(source: FacetSource): string | null; numberOf(token: string): number; store(tx: TransactionSql): Promise<number> };
 
 /**
  * The shop's dictionary as committed, for an import that holds the shop's row lock. Its
@@ -130,6 +139,7 @@ export async function openFacetDictionary(tx: TransactionSql, shopId: string): P
   };
   return {
     encode: (source) => tokens.encode(source),
+    numberOf: (token) => tokens.numberOf(token),
     async store(tx) {
       if (added.length === 0) return 0;
       await copyRows(tx, 'facet_tokens', ['shop_id', 'number', 'token'], added.map((token, i) => [shopId, firstNew + i, token]));
@@ -141,5 +151,5 @@ export async function openFacetDictionary(tx: TransactionSql, shopId: string): P
 /** An encoder that numbers tokens in memory only: for tools that build rows without a shop. */
 export function memoryFacetEncoder(): FacetEncoder {
   const tokens = new TokenNumbers();
-  return { encode: (source) => tokens.encode(source), store: async () => 0 };
+  return { encode: (source) => tokens.encode(source), numberOf: (token) => tokens.numberOf(token), store: async () => 0 };
 }

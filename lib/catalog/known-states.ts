@@ -65,6 +65,14 @@ export function knownStatesAt(shopId: string, version: number): KnownStates | un
 }
 
 /**
+ * The shop's states as this process knows them, as of whichever version (for guesses only: an
+ * import must ask knownStatesAt).
+ */
+export function peekKnownStates(shopId: string): StateTable | undefined {
+  return store().shops.get(shopId)?.states;
+}
+
+/**
  * Starts knowing the shop's states as of `version`, with none known yet; `complete` when the
  * shop has no product at that version.
  */

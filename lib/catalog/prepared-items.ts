@@ -2,11 +2,14 @@ import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
 import { itemIdOf } from '@/lib/imports/outcome';
 import type { BinaryRows, BinaryType, CopyValue } from './copy-rows';
+import type { FacetSource } from '@/lib/listing/facet-tokens';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, isoInstant } from './product-schema';
 
-export const PRODUCT_COLUMNS = [
+// A product's columns as an item alone gives them (PreparedBatch writes these ahead), then
+// facet_values, which needs the shop's facet dictionary.
+export const FIELD_COLUMNS = [
   'id',
   'group_id',
   'name',
@@ -24,26 +27,27 @@ export const PRODUCT_COLUMNS = [
   'price_margin',
   'creation_date',
   'data',
-  'facet_values',
   'model',
   'book',
 ];
+export const PRODUCT_COLUMNS = [...FIELD_COLUMNS, 'facet_values'];
 export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 
 // The columns' types, for COPY's binary format (products and staging_products alike).
-const PRODUCT_TYPES: BinaryType[] = ['text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'text', 'text', 'text[]', 'text[]', 'int4', 'float8', 'float8', 'timestamptz', 'json', 'text', 'text', 'json'];
+const FIELD_TYPES: BinaryType[] = ['text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'text', 'text', 'text[]', 'text[]', 'int4', 'float8', 'float8', 'timestamptz', 'json', 'text', 'json'];
+const PRODUCT_TYPES: BinaryType[] = [...FIELD_TYPES, 'text'];
 const OFFER_TYPES: BinaryType[] = ['text', 'text', 'float8', 'float8', 'float8', 'int4', 'json'];
 
-export type Prepared = { id: string; product: CopyValue[]; available: boolean; offers: CopyValue[][] };
+/** An item's column values: FIELD_COLUMNS' (`fields`), the source of its facet tokens, OFFER_COLUMNS' of each offer. */
+export type Prepared = { id: string; fields: CopyValue[]; facets: FacetSource; available: boolean; offers: CopyValue[][] };
 
 /**
- * An item as stored: columns for the readers, `data` as accepted, its facet tokens as numbers in
- * the shop's dictionary, one row per location offer. What it gives for an item must stay a
- * function of the item's text (the dictionary's numbers aside: they stand for the same tokens):
- * a change here needs sent-items.ts's DIGEST_VERSION bumped, or items re-sent unchanged keep their
- * old rows.
+ * An item as stored: columns for the readers, `data` as accepted, what its facet tokens are made
+ * from (numbered in the shop's dictionary when written), one row per location offer. What it
+ * gives for an item must stay a function of the item's text: a change here needs sent-items.ts's
+ * DIGEST_VERSION bumped, or items re-sent unchanged keep their old rows.
  */
-export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: string): Prepared {
+export function prepareItem(item: ItemInput, sentText?: string): Prepared {
   const params = (item.params ?? []).filter((param) => param.name !== '');
   // Params with an empty name are dropped from what is kept; otherwise it is the item as it is.
   const dropped = params.length !== (item.params?.length ?? 0);
@@ -64,7 +68,7 @@ export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: st
     id: item.id,
     // CONTRACT §3: a PUT item is in stock unless it says otherwise.
     available: item.available ?? true,
-    product: [
+    fields: [
       item.id,
       item.group_id ?? null,
       item.name,
@@ -82,33 +86,24 @@ export function prepareItem(item: ItemInput, facets: FacetEncoder, sentText?: st
       item.price_margin ?? null,
       created,
       { json: data, text: dataText },
-      facets.encode({ categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion }),
       item.model ?? null,
       item.book ? { json: item.book } : null,
     ],
+    facets: { categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion },
     offers,
   };
 }
 
-/** An item validated and turned into column values: a function of the item alone, not of the catalog. */
-export type PreparedItem =
-  | {
-      ok: true;
-      id: string;
-      available: boolean;
-      categories: readonly string[];
-      offerLocations: readonly string[];
-      // PRODUCT_COLUMNS' values (writeProductFields), and OFFER_COLUMNS' of each offer (writeOfferFields).
-      product: CopyValue[];
-      offers: CopyValue[][];
-    }
-  | { ok: false; problem: ImportProblem };
+/** PRODUCT_COLUMNS' values of a prepared item, its facet tokens numbered by `facets`. */
+export function productValues(prepared: Prepared, facets: FacetEncoder): CopyValue[] {
+  return [...prepared.fields, facets.encode(prepared.facets)];
+}
 
 /**
- * Validates an item (the plain checks, else zod) and turns it into column values, or says why not.
+ * An item validated (the plain checks, else zod) and turned into column values, or why not.
  * `sentText` gives the item's JSON as sent, used for `data` when validation changed nothing.
  */
-export function prepareForCopy(raw: unknown, position: number, facets: FacetEncoder, sentText?: () => string | undefined): PreparedItem {
+export function validateAndPrepare(raw: unknown, position: number, sentText?: () => string | undefined): { ok: true; item: ItemInput; prepared: Prepared } | { ok: false; problem: ImportProblem } {
   const checked = checkItem(raw);
   let item = checked?.item;
   if (item === undefined) {
@@ -116,19 +111,15 @@ export function prepareForCopy(raw: unknown, position: number, facets: FacetEnco
     if (!parsed.success) return { ok: false, problem: { item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) } };
     item = parsed.data;
   }
-  const prepared = prepareItem(item, facets, checked?.exact && sentText ? sentText() : undefined);
-  return {
-    ok: true,
-    id: item.id,
-    available: prepared.available,
-    categories: item.categories,
-    offerLocations: (item.locations ?? []).map((offer) => offer.location),
-    product: prepared.product,
-    offers: prepared.offers,
-  };
+  return { ok: true, item, prepared: prepareItem(item, checked?.exact && sentText ? sentText() : undefined) };
 }
 
-/** Writes a prepared product's PRODUCT_COLUMNS fields (not the row's field count). */
+/** Writes a prepared product's FIELD_COLUMNS fields (not the row's field count). */
+export function writeFields(rows: BinaryRows, fields: CopyValue[]): void {
+  for (let i = 0; i < FIELD_TYPES.length; i++) rows.field(FIELD_TYPES[i], fields[i]);
+}
+
+/** Writes PRODUCT_COLUMNS' fields (not the row's field count). */
 export function writeProductFields(rows: BinaryRows, product: CopyValue[]): void {
   for (let i = 0; i < PRODUCT_TYPES.length; i++) rows.field(PRODUCT_TYPES[i], product[i]);
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { arrayScanner, isSpace } from '@/lib/http/json-scan';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
+import type { PreparedBatch } from './prepared-batch';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
@@ -23,6 +24,8 @@ export type SentItems = {
   value: (position: number) => unknown;
   /** The item's JSON text as sent (after `value` for the same position), when known. */
   text: (position: number) => string | undefined;
+  /** Items prepared ahead (prepareAhead), given once; preparing ahead stops then. */
+  takePrepared?: () => PreparedBatch | undefined;
 };
 
 function idOf(id: unknown): string | undefined {

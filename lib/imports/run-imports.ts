@@ -3,7 +3,8 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { noteCommitted, notCommitted } from '@/lib/catalog/known-states';
-import { bodyItems, makeDigests, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
+import { prepareAhead } from '@/lib/catalog/prepare-ahead';
+import { bodyItems, makeDigests, type SentItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { decompressBody, type BodyEncoding } from './body-codec';
@@ -29,7 +30,7 @@ async function nextPending(ctx: AppContext, shopId: string, after = 0): Promise<
   return row;
 }
 
-type ReadAhead = { id: number; body: HandedBody; stored: boolean };
+type ReadAhead = { id: number; body: HandedBody; stored: boolean; items?: SentItems };
 
 /**
  * The body of the import after `importId`, read (and parsed) while that one is applied: most of
@@ -41,7 +42,10 @@ async function readAhead(ctx: AppContext, shopId: string, importId: number): Pro
     const following = await nextPending(ctx, shopId, importId);
     if (!following) return undefined;
     const handed = takeOver(following.id);
-    return { id: following.id, body: handed ?? (await readStoredBody(ctx, shopId, following.id)), stored: handed === undefined };
+    const body = handed ?? (await readStoredBody(ctx, shopId, following.id));
+    const items = productItems(following.operation, body);
+    if (items) void prepareAhead(shopId, items, body.raw.length);
+    return { id: following.id, body, stored: handed === undefined, items };
   } catch {
     return undefined;
   }
@@ -95,13 +99,23 @@ export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]
   return rows.map((row) => row.shop_id);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, { raw, members }: HandedBody, phases: Phases): Promise<ImportOutcome> {
+/** The items of a products PUT or load (undefined for other operations). */
+function productItems(operation: Operation, { raw, members }: HandedBody): SentItems | undefined {
+  const verb = operation.split('.')[1];
+  if (verb !== 'put' && verb !== 'load') return undefined;
+  // Intake made sure it is there and an array.
+  const member = members.get(operations[operation].field)!;
+  return bodyItems(raw, member.elements!, member.elementMembers);
+}
+
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, body: HandedBody, phases: Phases, ahead?: SentItems): Promise<ImportOutcome> {
+  const { raw, members } = body;
   const { resource, field } = operations[operation];
   // Intake made sure it is there and an array.
   const member = members.get(field)!;
   const verb = operation.split('.')[1];
   if (verb === 'put' || verb === 'load') {
-    const items = bodyItems(raw, member.elements!, member.elementMembers);
+    const items = ahead ?? productItems(operation, body)!;
     await makeDigests(items);
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, items, phases);
@@ -162,7 +176,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return undefined;
       phases.mark('lock');
-      const outcome = await applyOperation(tx, shopId, pending.operation, body, phases);
+      const outcome = await applyOperation(tx, shopId, pending.operation, body, phases, ahead?.items);
       await finishImport(ctx, tx, shopId, pending.id, outcome);
       phases.mark('finish');
       return outcome.version;
