@@ -4,7 +4,8 @@ import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
 import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
-import { prepareAhead } from './prepare-ahead';
+import { prepareAhead, setPrepareOnWorker } from './prepare-ahead';
+import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { bodyItems, SUMMARY_KEYS } from './sent-items';
@@ -513,14 +514,26 @@ describe('the states this process knows', () => {
   });
 });
 
-describe('items prepared ahead', () => {
-  /** As the applier does it with the body read ahead: prepared while nothing else runs, then applied. */
+describe.each([
+  ['on a thread of their own', true],
+  ["on the applier's thread", false],
+])('items prepared ahead %s', (_, onWorker) => {
+  beforeAll(() => setPrepareOnWorker(onWorker));
+  afterAll(() => setPrepareOnWorker(true));
+
+  /**
+   * As the applier does it with the body read ahead: prepared while nothing else runs, then
+   * applied. `made()`: where the batch the applier took was made (undefined: it took none).
+   */
   async function putAhead(shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') {
     const body = Buffer.from(JSON.stringify({ shop_id: shopId, items }));
     const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
     const sent = bodyItems(body, elements!, elementMembers);
     const prepared = prepareAhead(shopId, sent, body.length);
-    return { prepared, apply: () => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sent)) };
+    const take = sent.takePrepared!;
+    let taken: PreparedBatch | undefined;
+    sent.takePrepared = async () => (taken = await take());
+    return { prepared, apply: () => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sent)), made: () => taken && (taken.madeHere ? 'here' : 'elsewhere') };
   }
 
   const facetTexts = (shopId: string) =>
@@ -542,9 +555,10 @@ describe('items prepared ahead', () => {
     // Tokens in the shops' dictionaries already: the batch's numbers are not the shop's.
     for (const shop of [inline, ahead]) await put(shop.shop_id, [item('z', { brand: 'Before', categories: ['c9'] })]);
     const first = await put(inline.shop_id, items);
-    const { prepared, apply } = await putAhead(ahead.shop_id, items);
+    const { prepared, apply, made } = await putAhead(ahead.shop_id, items);
     await prepared;
     const second = await apply();
+    expect(made()).toBe(onWorker ? 'elsewhere' : 'here');
     expect({ errors: second.errors, warnings: second.warnings, applied: second.applied }).toEqual({ errors: first.errors, warnings: first.warnings, applied: first.applied });
     expect(second.errors).toHaveLength(1);
     const stored = async (shopId: string) => (await rows(shopId)).map(({ first_added_at: _, ...row }) => row);

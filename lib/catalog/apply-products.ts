@@ -333,7 +333,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
   // Prepared ahead (none when given as values, or when the body was not read ahead): taken here,
   // so no preparing ahead goes on once the items are gone through.
-  const batch = items.takePrepared?.() ?? new PreparedBatch();
+  const batch = (await items.takePrepared?.()) ?? new PreparedBatch();
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
   const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);

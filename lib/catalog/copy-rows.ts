@@ -167,11 +167,19 @@ const TEXT_OID = 25;
  * them so), JSON as jsonText gives it, -0 as 0.
  */
 export class BinaryRows {
-  private buffer = EMPTY;
+  private buffer: Buffer = EMPTY;
   private used = 0;
 
   // `capacity`: the bytes its buffer starts with, allocated when first written to (again after take).
   constructor(private readonly capacity = 1 << 16) {}
+
+  /** A writer holding `written` (what another writer's take gave), to read or add to. */
+  static holding(written: Buffer): BinaryRows {
+    const rows = new BinaryRows();
+    rows.buffer = written;
+    rows.used = written.length;
+    return rows;
+  }
 
   /** The bytes written so far. */
   get length(): number {

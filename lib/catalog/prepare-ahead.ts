@@ -1,28 +1,107 @@
+import { Worker } from 'node:worker_threads';
+import { log } from '@/lib/runtime/log';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { peekKnownStates } from './known-states';
-import { PreparedBatch } from './prepared-batch';
+import { type BatchParts, PreparedBatch } from './prepared-batch';
+import type { PrepareTask } from './prepare-worker';
 import type { SentItems } from './sent-items';
 
+// Preparing an import's items (PreparedBatch) is most of what the applier's thread does for
+// new products, and none of it depends on the catalog. So the next import's items are prepared
+// while the one before is stored: on a thread of their own (prepare-worker.ts), else on this one
+// in short turns of the event loop.
+
+type Answer = { id: number; parts?: BatchParts; error?: string };
+type Preparer = { worker: Worker; pending: Map<number, (batch: PreparedBatch | undefined) => void>; broken: boolean };
+
+// Next.js loads a module once per route bundle and the process entry loads its own copy: one
+// thread per process, on globalThis.
+const KEY = Symbol.for('vitrine.prepare-worker');
+type Holder = { [KEY]?: Preparer | null };
+let lastTask = 0;
+let useWorker = true;
+
+/** Whether items are prepared on a thread of their own (tests compare both ways). */
+export function setPrepareOnWorker(on: boolean): void {
+  useWorker = on;
+}
+
+function preparer(): Preparer | null {
+  if (!useWorker) return null;
+  const holder = globalThis as Holder;
+  if (holder[KEY] === undefined || holder[KEY]?.broken) {
+    try {
+      // Its source is TypeScript: loaded through tsx's API, whatever started this process (tsx, vitest).
+      const entry = new URL('./prepare-worker.ts', import.meta.url).href;
+      const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, { eval: true });
+      worker.unref();
+      const started: Preparer = { worker, pending: new Map(), broken: false };
+      const fail = () => {
+        started.broken = true;
+        for (const settle of started.pending.values()) settle(undefined);
+        started.pending.clear();
+      };
+      worker.on('message', ({ id, parts, error }: Answer) => {
+        const settle = started.pending.get(id);
+        started.pending.delete(id);
+        if (started.pending.size === 0) worker.unref();
+        if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`);
+        settle?.(parts ? PreparedBatch.fromParts(parts) : undefined);
+      });
+      worker.on('error', (error) => {
+        log(`the thread preparing items failed (they are prepared on the applier's thread): ${String(error)}`);
+        fail();
+      });
+      worker.on('exit', fail);
+      holder[KEY] = started;
+    } catch (error) {
+      log(`no thread to prepare items on (they are prepared on the applier's thread): ${String(error)}`);
+      holder[KEY] = null;
+    }
+  }
+  return holder[KEY] ?? null;
+}
+
 /**
- * Starts preparing the items of a shop's next import (PreparedBatch) while the import before it
- * is applied, in turns of the event loop: that import mostly waits for PostgreSQL meanwhile.
+ * Prepares `positions` of the body on the preparing thread; undefined when it cannot, or has not
+ * answered within a time far beyond what it takes (~30 µs an item): the applier must never wait
+ * on it for ever.
+ */
+function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, positions: Int32Array, bytes: number): Promise<PreparedBatch | undefined> {
+  const id = ++lastTask;
+  // Its own copy of the body, moved to the thread: the applier still reads this one.
+  const copy = new Uint8Array(body);
+  const task: PrepareTask = { id, body: copy, spans, positions, bytes };
+  return new Promise((settle) => {
+    const timer = setTimeout(() => {
+      helper.pending.delete(id);
+      log(`preparing ${positions.length} items ahead took too long (the applier prepares them)`);
+      settle(undefined);
+    }, 10_000 + positions.length);
+    timer.unref();
+    helper.pending.set(id, (batch) => {
+      clearTimeout(timer);
+      settle(batch);
+    });
+    // Referenced while it has work: a script that only waits for an import must not exit meanwhile.
+    helper.worker.ref();
+    helper.worker.postMessage(task, [copy.buffer]);
+  });
+}
+
+/**
+ * Starts preparing the items of a shop's next import while the import before it is applied.
  * Skipped: items whose digest is the one this process knows stored for their id (sent
  * unchanged: nothing to prepare). That is only a guess (the states may be as of another
  * version): an item skipped but needed is prepared when reached, one prepared but not needed
- * costs only the work. The applier takes the batch (`items.takePrepared`), which stops this.
- * `bytes`: the body's size, to size the batch's buffer. Settles when it has stopped.
+ * costs only the work. The applier takes the batch (`items.takePrepared`), which stops the
+ * preparing on this thread, or waits for the preparing thread's answer. `bytes`: the body's
+ * size, to size the batch's buffer. Settles when it has stopped.
  */
 export function prepareAhead(shopId: string, items: SentItems, bytes: number): Promise<void> {
   // The fields take ~1.45 times the items' text in the benchmark's catalog (data is the text; offers and
   // the other columns add to it): room enough that the buffer seldom grows (copying it all).
-  const batch = new PreparedBatch(Math.ceil(bytes * 1.6));
-  let taken = false;
-  let stopped = false;
-  items.takePrepared = () => {
-    if (taken) return undefined;
-    taken = stopped = true;
-    return batch;
-  };
+  const size = Math.ceil(bytes * 1.6);
   const unchanged = (position: number): boolean => {
     const states = peekKnownStates(shopId);
     const id = items.id(position);
@@ -30,11 +109,40 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
     const entry = states.find(id);
     return entry >= 0 && states.digest(entry) === items.digest(position);
   };
+  let taken = false;
+  let answer: Promise<PreparedBatch | undefined> | undefined;
+  const helper = items.source ? preparer() : null;
+  if (helper && items.source) {
+    const { body, spans } = items.source;
+    items.takePrepared = () => {
+      if (taken) return Promise.resolve(undefined);
+      taken = true;
+      return answer ?? Promise.resolve(undefined);
+    };
+    return (async () => {
+      const wanted: number[] = [];
+      const slice = new TimeSlice(1, 16);
+      for (let position = 0; position < items.count && !taken; position++) {
+        // Wanted in any case, and made once (makeDigests then finds them made).
+        items.digest(position);
+        if (!unchanged(position)) wanted.push(position);
+        if (slice.due()) await yieldToEventLoop();
+      }
+      if (!taken && wanted.length > 0) answer = prepareOnWorker(helper, body, spans, Int32Array.from(wanted), size);
+      await answer;
+    })();
+  }
+  const batch = new PreparedBatch(size);
+  let stopped = false;
+  items.takePrepared = () => {
+    if (taken) return Promise.resolve(undefined);
+    taken = stopped = true;
+    return Promise.resolve(batch);
+  };
   return (async () => {
     // Short turns: the import being applied, and intake, come first.
     const slice = new TimeSlice(1, 4);
     for (let position = 0; position < items.count && !stopped; position++) {
-      // Wanted in any case, and made once (makeDigests then finds them made).
       items.digest(position);
       if (!unchanged(position)) batch.prepare(position, items.value(position), () => items.text(position));
       if (slice.due()) await yieldToEventLoop();

@@ -30,7 +30,7 @@ function held(batch: PreparedBatch, position: number) {
     available: entry.available,
     fields: batch.fields(entry).toString('hex'),
     offers: entry.offerEnds.map((_, i) => batch.offer(entry, i).toString('hex')),
-    tokens: entry.facets!.map((number) => batch.token(number)),
+    tokens: entry.facets?.map((number) => batch.token(number)) ?? null,
   };
 }
 
@@ -76,5 +76,35 @@ describe('PreparedBatch', () => {
     const entry = batch.prepare(0, { id: 'n', name: 'N', price: 1, url: 'https://s.example/n', picture: 'https://s.example/n.jpg', categories: ['c'], brand: 'A\u0000' });
     expect(entry.ok).toBe(true);
     expect(entry.ok && entry.facets).toBeNull();
+  });
+
+  it('crosses to another thread whole: parts give back the same entries, fields and tokens', () => {
+    const made = new PreparedBatch(256);
+    const sent: unknown[] = Array.from({ length: 60 }, (_, n) => syntheticItem(n, leaves, locations));
+    sent[7] = { id: 'bad', price: 'x' };
+    sent[9] = { id: 'nul', name: 'N', price: 1, url: 'https://s.example/n', picture: 'https://s.example/n.jpg', categories: ['c'], brand: 'A\u0000' };
+    // Some positions left out, as items guessed unchanged are.
+    for (let position = 0; position < sent.length; position++) {
+      if (position % 5 === 3) continue;
+      const text = JSON.stringify(sent[position]);
+      made.prepare(position, JSON.parse(text), () => text);
+    }
+    const before = sent.map((_, position) => (made.entry(position) ? held(made, position) : undefined));
+    const crossed = PreparedBatch.fromParts(structuredClone(made.parts()));
+    expect(crossed.madeHere).toBe(false);
+    expect(sent.map((_, position) => (crossed.entry(position) ? held(crossed, position) : undefined))).toEqual(before);
+    expect(before[7]).toHaveProperty('problem');
+    expect(before[3]).toBeUndefined();
+    expect(before[9]).toMatchObject({ tokens: null });
+    // Prepared after crossing: its tokens number on from the crossed ones, the same token the same number.
+    const text = JSON.stringify(sent[3]);
+    crossed.prepare(3, JSON.parse(text), () => text);
+    expect(held(crossed, 3)).toEqual(expected(JSON.parse(text), 3, text));
+    const numbers = (crossed.entry(3) as { facets: number[] }).facets;
+    const known = (crossed.entry(0) as { facets: number[] }).facets;
+    const shared = known.filter((number) => numbers.some((other) => crossed.token(other) === crossed.token(number)));
+    // The synthetic items share categories' ancestors and params: some tokens are the same.
+    expect(shared.length).toBeGreaterThan(0);
+    for (const number of shared) expect(numbers.filter((other) => crossed.token(other) === crossed.token(number))).toEqual([number]);
   });
 });

@@ -24,8 +24,10 @@ export type SentItems = {
   value: (position: number) => unknown;
   /** The item's JSON text as sent (after `value` for the same position), when known. */
   text: (position: number) => string | undefined;
+  /** The body's bytes and where each item is in them [start, end), for items read from a body. */
+  source?: { body: Buffer; spans: Int32Array };
   /** Items prepared ahead (prepareAhead), given once; preparing ahead stops then. */
-  takePrepared?: () => PreparedBatch | undefined;
+  takePrepared?: () => Promise<PreparedBatch | undefined>;
 };
 
 function idOf(id: unknown): string | undefined {
@@ -152,6 +154,7 @@ export function bodyItems(body: Buffer, spans: Int32Array, members: Int32Array |
   };
   return {
     count,
+    source: { body, spans },
     digest,
     id: (position) => {
       if (ids[position] === null) ids[position] = idOf(member(position, ID));
