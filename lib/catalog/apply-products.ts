@@ -286,17 +286,24 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
   const items = Array.isArray(sent) ? listedItems(sent) : sent;
   // The version first: it takes the shop's row lock (held until commit), and says whether the
   // states this process knows are still the stored ones.
-  const version = await bumpCatalogVersion(tx, shopId);
-  const [categories, locations, states] = await Promise.all([knownIds(tx, 'categories', shopId), knownIds(tx, 'locations', shopId), statesBefore(tx, shopId, version)]);
+  // The statements after it are sent with it, one round trip (they run after it, in order, so
+  // the dictionary is read under the lock).
+  const [version, categories, locations, facets] = await Promise.all([
+    bumpCatalogVersion(tx, shopId),
+    knownIds(tx, 'categories', shopId),
+    knownIds(tx, 'locations', shopId),
+    openFacetDictionary(tx, shopId),
+  ]);
+  const states = await statesBefore(tx, shopId, version);
   const looked = await lookUp(tx, shopId, items, false, states);
   phases.mark('look up');
   const known = { categories, locations };
-  if (looked.lookedUp.size === looked.stored.size) return applyLookedUp(tx, shopId, mode, version, items, known, looked, phases);
+  if (looked.lookedUp.size === looked.stored.size) return applyLookedUp(tx, shopId, mode, version, items, known, looked, phases, facets);
   // Some ids are new: their rows are copied straight into products, which fails on a product
   // that has no availability row (removed by hand). Then the same again, with products probed
   // (and the states known forgotten: they took that product for new).
   try {
-    return await tx.savepoint((sp) => applyLookedUp(sp, shopId, mode, version, items, known, looked, phases));
+    return await tx.savepoint((sp) => applyLookedUp(sp, shopId, mode, version, items, known, looked, phases, facets));
   } catch (error) {
     const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
     if (code !== '23505' || constraint_name !== 'products_shop_id_id_pk') throw error;
@@ -308,12 +315,13 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
 }
 
 /** applyProducts once the request's ids are looked up. */
-async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | 'load', version: number, items: SentItems, known: Known, { lookedUp, stored }: LookedUp, phases: Phases): Promise<ImportOutcome> {
+async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | 'load', version: number, items: SentItems, known: Known, { lookedUp, stored }: LookedUp, phases: Phases, opened?: FacetEncoder): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = items.count;
   outcome.version = version;
-  // After the version: the shop's row lock is held until commit.
-  const facets = await openFacetDictionary(tx, shopId);
+  // Opened after the version (the shop's row lock is held until commit); again after going back
+  // to the savepoint, whose rollback took the tokens it stored.
+  const facets = opened ?? (await openFacetDictionary(tx, shopId));
   phases.mark('facet dictionary');
 
   // What needs writing: items not sent unchanged, and of those the ones that are not new.

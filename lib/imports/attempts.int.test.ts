@@ -3,6 +3,9 @@ import { expect, it } from 'vitest';
 import { sendImport, importStatus } from '@/lib/testing/api';
 import { createTestShop } from '@/lib/testing/factories';
 import { decompressBody } from './body-codec';
+import { handOver, takeOver } from './handoff';
+import { SUMMARY_KEYS } from '@/lib/catalog/sent-items';
+import { scanJson } from '@/lib/http/json-scan';
 import { runPendingImports } from './run-imports';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
 
@@ -84,4 +87,25 @@ it('stores a body that arrives in many network chunks exactly as sent, a large o
   expect(8 + first + stored.body.readUInt32BE(4 + first)).toBe(stored.body.length);
   expect(Buffer.concat(halves).equals(Buffer.from(sent))).toBe(true);
   expect((await decompressBody(stored.body, 'br-parts')).equals(Buffer.from(sent))).toBe(true);
+});
+
+it('applies a body this process kept as stored (compressed, with its scan), without reading it back', async () => {
+  const shop = await createTestShop(fixture.database.ctx);
+  const sql = fixture.database.ctx.sql;
+  const items = [{ id: 'k1', name: 'Kept', price: 5, url: 'https://s.example/k1', picture: 'https://s.example/k1.jpg', categories: [] }];
+  const { importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items });
+  const [stored] = await sql<{ body: Buffer; encoding: 'br-parts' }[]>`select body, encoding from import_bodies where shop_id = ${shop.shop_id} and import_id = ${importId!}`;
+  const raw = await decompressBody(stored.body, stored.encoding);
+  // Raw bodies up to the limit held already (an id no import has): this one is kept as stored.
+  expect(handOver(-1, { raw: Buffer.alloc(48 * 1024 * 1024), members: new Map() })).toBe(true);
+  expect(handOver(importId!, { raw, members: scanJson(raw, SUMMARY_KEYS)!, stored })).toBe(true);
+  // Not in storage any more: only what this process kept can be applied.
+  await sql`delete from import_bodies where shop_id = ${shop.shop_id} and import_id = ${importId!}`;
+  try {
+    await runPendingImports(fixture.database.ctx, shop.shop_id);
+  } finally {
+    takeOver(-1);
+  }
+  expect((await importStatus(fixture.server.url, shop, importId!)).status).toBe('done');
+  expect(await sql`select id, name from products where shop_id = ${shop.shop_id}`).toEqual([{ id: 'k1', name: 'Kept' }]);
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { handOver, takeOver } from './handoff';
+import { handOver, type TakenBody, takeOver } from './handoff';
+
+const rawLength = (taken: TakenBody | undefined) => (taken && 'raw' in taken ? taken.raw.length : undefined);
 
 describe('import body handoff', () => {
   it('gives a body to the applier once', () => {
@@ -15,9 +17,9 @@ describe('import body handoff', () => {
     for (let id = 10; id < 14; id++) expect(handOver(id, mib(10))).toBe(true);
     expect(handOver(14, mib(10))).toBe(false);
     expect(takeOver(14)).toBeUndefined();
-    expect(takeOver(10)?.raw.length).toBe(10 * 1024 * 1024);
+    expect(rawLength(takeOver(10))).toBe(10 * 1024 * 1024);
     expect(handOver(15, mib(10))).toBe(true);
-    for (const id of [11, 12, 13, 15]) expect(takeOver(id)?.raw.length).toBe(10 * 1024 * 1024);
+    for (const id of [11, 12, 13, 15]) expect(rawLength(takeOver(id))).toBe(10 * 1024 * 1024);
     expect(handOver(16, mib(49))).toBe(false);
   });
 
@@ -27,6 +29,26 @@ describe('import body handoff', () => {
     expect(handOver(31, body, 30_000)).toBe(false);
     expect(handOver(32, body, 61_000)).toBe(true);
     expect(takeOver(30)).toBeUndefined();
-    expect(takeOver(32)?.raw.length).toBe(40 * 1024 * 1024);
+    expect(rawLength(takeOver(32))).toBe(40 * 1024 * 1024);
+  });
+
+  it('keeps a body past the limit as stored, with its scan, within a limit of its own', () => {
+    const members = new Map([['items', { start: 0, end: 2, elements: new Int32Array(1000) }]]);
+    const big = (n: number) => ({ raw: Buffer.alloc(n * 1024 * 1024), members });
+    const stored = (n: number) => ({ body: Buffer.alloc(n * 1024 * 1024), encoding: 'br-parts' as const });
+    expect(handOver(40, { ...big(40), stored: stored(7) })).toBe(true);
+    // The raw bodies' limit is reached: kept as stored.
+    expect(handOver(41, { ...big(40), stored: stored(7) })).toBe(true);
+    expect(handOver(42, big(40))).toBe(false);
+    const taken = takeOver(41);
+    expect(taken && 'stored' in taken ? [taken.stored.body.length, taken.members] : undefined).toEqual([7 * 1024 * 1024, members]);
+    // Stored forms up to 128 MiB, their scans counted.
+    for (let id = 50; id < 54; id++) expect(handOver(id, { ...big(40), stored: stored(31) })).toBe(true);
+    expect(handOver(54, { ...big(40), stored: stored(5) })).toBe(false);
+    expect(rawLength(takeOver(40))).toBe(40 * 1024 * 1024);
+    // Taking them gives their room back.
+    for (let id = 50; id < 54; id++) expect(takeOver(id)).toHaveProperty('stored');
+    expect(handOver(55, { ...big(10), stored: stored(100) })).toBe(true);
+    expect(rawLength(takeOver(55))).toBe(10 * 1024 * 1024);
   });
 });

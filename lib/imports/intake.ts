@@ -73,6 +73,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   const body = compressed ?? compressBody(raw);
   body.catch(() => {}); // heard when awaited below
   const wake = importWaker();
+  let kept: Awaited<typeof body> | undefined;
   const importId = await ctx.sql.begin(async (tx) => {
     // Ids of one shop must commit in the order they are given out, or the applier could see a
     // later import before an earlier one that is still writing its body: the shop's lock is
@@ -82,7 +83,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
       select ${shop.id}, ${operation}, ${itemsTotal}, ${webhook}, ${raw.length}
         from (select pg_advisory_xact_lock(${SHOP_INTAKE_LOCK}, hashtext(${shop.id}))) as locked
       returning id`;
-    const stored = await body;
+    const stored = (kept = await body);
     phases.mark('compress');
     await copyBinaryRow(tx, 'import_bodies', ['shop_id', 'import_id', 'body', 'encoding'], [shop.id, record.id, stored.body, stored.encoding]);
     if (!wake) await enqueue(ctx.boss, 'importsApply', { shopId: shop.id }, { tx });
@@ -91,7 +92,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   phases.mark('store');
   phases.report(`intake ${importId}`);
   // Only a process that applies imports itself can take the body over.
-  if (ctx.settings.workers) handOver(importId, { raw, members });
+  if (ctx.settings.workers) handOver(importId, { raw, members, stored: kept });
   wake?.(shop.id);
   return { importId };
 }

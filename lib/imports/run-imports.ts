@@ -9,7 +9,7 @@ import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport } from './finish-import';
-import { takeOver, type HandedBody } from './handoff';
+import { takeOver, type HandedBody, type TakenBody } from './handoff';
 import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
@@ -42,7 +42,7 @@ async function readAhead(ctx: AppContext, shopId: string, importId: number): Pro
     const following = await nextPending(ctx, shopId, importId);
     if (!following) return undefined;
     const handed = takeOver(following.id);
-    const body = handed ?? (await readStoredBody(ctx, shopId, following.id));
+    const body = handed ? await unpacked(handed) : await readStoredBody(ctx, shopId, following.id);
     const items = productItems(following.operation, body);
     if (items) void prepareAhead(shopId, items, body.raw.length);
     return { id: following.id, body, stored: handed === undefined, items };
@@ -139,6 +139,11 @@ function isTransient(error: unknown): boolean {
 
 const MAX_ATTEMPTS = 5;
 
+/** A body taken over, decompressed when it was kept as stored. */
+async function unpacked(taken: TakenBody): Promise<HandedBody> {
+  return 'raw' in taken ? taken : { raw: await decompressBody(taken.stored.body, taken.stored.encoding), members: taken.members };
+}
+
 async function readStoredBody(ctx: AppContext, shopId: string, importId: number): Promise<HandedBody> {
   const [stored] = await ctx.sql<{ body: Buffer; encoding: BodyEncoding }[]>`
     select body, encoding from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
@@ -162,17 +167,20 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
   }
   try {
     const phases = new Phases();
-    const handed = ahead?.body ?? takeOver(pending.id);
+    const taken = ahead ? undefined : takeOver(pending.id);
+    const handed = ahead?.body ?? (taken ? await unpacked(taken) : undefined);
     const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
-    phases.mark(ahead ? (ahead.stored ? 'body read ahead from storage' : 'body handed over ahead') : handed ? 'body handed over' : 'body read');
+    phases.mark(ahead ? (ahead.stored ? 'body read ahead from storage' : 'body handed over ahead') : taken ? ('raw' in taken ? 'body handed over' : 'body handed over compressed') : 'body read');
     const version = await ctx.sql.begin(async (tx) => {
       // Its commit does not wait for the WAL to reach the disk (20–50 ms an import of 5,000
       // items at 1,000,000 products): what it writes is made again from the import's body, which intake stored
       // durably. A crash of PostgreSQL within the moment before the WAL is flushed loses the
       // applied import, whose record is then pending again and applied again after the restart.
-      await tx`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`;
-      const [current] = await tx<{ status: string }[]>`
-        select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`;
+      // Both sent at once (one round trip); they run in order.
+      const [, [current]] = await Promise.all([
+        tx`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shopId}))`,
+        tx<{ status: string }[]>`select status from imports where shop_id = ${shopId} and id = ${pending.id} for update`,
+      ]);
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return undefined;
       phases.mark('lock');
