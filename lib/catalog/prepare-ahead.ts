@@ -99,7 +99,7 @@ function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, posi
  * size, to size the batch's buffer. Settles when it has stopped.
  */
 export function prepareAhead(shopId: string, items: SentItems, bytes: number): Promise<void> {
-  // The fields take ~1.45 times the items' text in the benchmark's catalog (data is the text; offers and
+  // The fields take ~1.34 times the items' text in the benchmark's catalog (data is the text; offers and
   // the other columns add to it): room enough that the buffer seldom grows (copying it all).
   const size = Math.ceil(bytes * 1.6);
   const unchanged = (position: number): boolean => {
