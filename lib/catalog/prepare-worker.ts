@@ -1,6 +1,6 @@
 // The thread that prepares imports' items ahead (prepare-ahead.ts): each task is a body's bytes,
 // where its items are, and which to prepare; the answer is the PreparedBatch's parts, its arena
-// moved, not copied. Loaded through tsx (the thread is started with `--import tsx`).
+// moved, not copied. Its source is loaded through tsx's `tsImport` (prepare-ahead.ts starts it).
 
 import { parentPort } from 'node:worker_threads';
 import { PreparedBatch } from './prepared-batch';

@@ -59,9 +59,10 @@ function entriesOf({ numbers, strings, lengths, problems }: BatchParts): (BatchE
     for (let i = 0; i < count; i++) list[i] = numbers[at++];
     return list;
   };
+  const text = () => strings.slice(from, (from += lengths[string++]));
   const texts = (count: number): string[] => {
     const list = new Array<string>(count);
-    for (let i = 0; i < count; i++) list[i] = strings.slice(from, (from += lengths[string++]));
+    for (let i = 0; i < count; i++) list[i] = text();
     return list;
   };
   while (at < numbers.length) {
@@ -78,7 +79,7 @@ function entriesOf({ numbers, strings, lengths, problems }: BatchParts): (BatchE
     const facets = facetCount < 0 ? null : ints(facetCount);
     const categoryCount = numbers[at++];
     const offerLocationCount = numbers[at++];
-    const id = texts(1)[0];
+    const id = text();
     entries[position] = { ok: true, id, available, fieldsStart, fieldsEnd, offerEnds, facets, categories: texts(categoryCount), offerLocations: texts(offerLocationCount) };
   }
   return entries;
@@ -124,25 +125,26 @@ export class PreparedBatch {
     };
     const strings: string[] = [];
     const problems: ImportProblem[] = [];
-    this.entries.forEach((entry, position) => {
+    // forEach skips the positions not prepared.
+    (this.entries as BatchEntry[]).forEach((entry, position) => {
       put(position);
-      if (!entry!.ok) {
+      if (!entry.ok) {
         put(0);
-        problems.push(entry!.problem);
+        problems.push(entry.problem);
         return;
       }
-      const { offerEnds, facets, categories, offerLocations } = entry!;
+      const { offerEnds, facets, categories, offerLocations } = entry;
       put(1);
-      put(entry!.available ? 1 : 0);
-      put(entry!.fieldsStart);
-      put(entry!.fieldsEnd);
+      put(entry.available ? 1 : 0);
+      put(entry.fieldsStart);
+      put(entry.fieldsEnd);
       put(offerEnds.length);
       for (const end of offerEnds) put(end);
       put(facets === null ? -1 : facets.length);
       if (facets !== null) for (const number of facets) put(number);
       put(categories.length);
       put(offerLocations.length);
-      strings.push(entry!.id);
+      strings.push(entry.id);
       for (const category of categories) strings.push(category);
       for (const location of offerLocations) strings.push(location);
     });
