@@ -4,7 +4,9 @@ import { identifier } from './schemas';
 // Spec 2.4–2.8 with CONTRACT §3's coercions and limits. Unknown keys are kept (loose objects),
 // so a field we do not model yet still comes back as the shop sent it.
 
-const text = (field: string) => z.string({ error: `${field} must be a string` });
+// A missing field reads "is required"; only required fields can be missing (the rest are nullish).
+const expected = (field: string, what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `${field} is required` : `${field} must be ${what}`);
+const text = (field: string) => z.string({ error: expected(field, 'a string') });
 const optionalText = (field: string) => text(field).nullish();
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` }).nullish();
 // 32-bit, as stored: a larger count would fail the whole import instead of one item.
@@ -14,14 +16,14 @@ const integer = (field: string) =>
     .int(`${field} must be an integer`)
     .min(-2147483648, `${field} is out of range`)
     .max(2147483647, `${field} is out of range`);
-const number = (field: string) => z.number({ error: `${field} must be a number` }).finite(`${field} must be a number`);
+const number = (field: string) => z.number({ error: expected(field, 'a number') }).finite(`${field} must be a number`);
 const textList = (field: string) =>
   z.array(
     z
       .union([z.string(), z.number().finite()])
       .transform(String)
       .refine((value) => !value.includes('\0'), `${field} must not contain NUL characters`),
-    { error: `${field} must be an array of strings` },
+    { error: expected(field, 'an array of strings') },
   );
 /** Sizes and the like, where the spec allows strings and numbers: kept as sent. */
 const mixedList = (field: string) => z.array(z.union([z.string(), z.number().finite()]), { error: `${field} must be an array of strings or numbers` });
@@ -52,7 +54,7 @@ export const OfferInput = z.looseObject({
   stock_quantity: integer('locations[].stock_quantity').min(0, 'locations[].stock_quantity must not be negative').nullish(),
   sizes: textList('locations[].sizes').nullish(),
   weight: integer('locations[].weight').min(0, 'locations[].weight must not be negative').nullish(),
-  delivery_types: z.record(z.string(), integer('locations[].delivery_types values'), { error: 'locations[].delivery_types must be an object of integers' }).nullish(),
+  delivery_types: z.record(z.string(), integer('locations[].delivery_types'), { error: 'locations[].delivery_types must be an object of integers' }).nullish(),
   discount_percent: number('locations[].discount_percent').nullish(),
 });
 export type OfferInput = z.infer<typeof OfferInput>;

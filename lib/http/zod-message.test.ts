@@ -19,6 +19,12 @@ describe('describeZodError', () => {
     expect(message).toMatch(/tags\[0\]: /);
   });
 
+  it("names a record's value by its key when its message is about the record's field", () => {
+    const schema = z.object({ offers: z.array(z.object({ counts: z.record(z.string(), z.number({ error: 'offers[].counts must be numbers' })) })) });
+    const result = schema.safeParse({ offers: [{ counts: { a: 1 } }, { counts: { store: 'x' } }] });
+    expect(describeZodError(result.error!)).toBe('offers[1].counts.store must be numbers');
+  });
+
   it('keeps at most five problems', () => {
     const schema = z.object(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, z.string()])));
     const result = schema.safeParse({});

@@ -15,7 +15,7 @@ const generic = (path: string) => path.replace(/\[\d*\]/g, '[]');
 /**
  * One line per problem (at most five). Messages written as sentences about their field
  * ("price must be greater than 0", "locations[].price must be …") stand alone, with the real
- * indexes filled in; others get their path as a prefix.
+ * indexes (and a record's key) filled in; others get their path as a prefix.
  */
 export function describeZodError(error: ZodError, prefix: ReadonlyArray<PropertyKey> = []): string {
   return error.issues
@@ -26,6 +26,8 @@ export function describeZodError(error: ZodError, prefix: ReadonlyArray<Property
       if (!where) return issue.message;
       const subject = issue.message.split(' ', 1)[0];
       if (generic(subject) === generic(where)) return where + issue.message.slice(subject.length);
+      // A value of a record about its field ("locations[].delivery_types must be …"): named by its key.
+      if (generic(where).startsWith(`${generic(subject)}.`)) return where + issue.message.slice(subject.length);
       if (subject === String(path[0]) || subject === String(path.at(-1))) return issue.message;
       return `${where}: ${issue.message}`;
     })
