@@ -205,6 +205,16 @@ describe('listing pages', () => {
   });
 });
 
+describe('merchants in a feed without them', () => {
+  it('ignores merchants and excluded_merchants when no product has merchants (spec 4.7)', async () => {
+    const plain = await createTestShop(fixture.database.ctx);
+    await importAll(plain, 'PUT', 'products', { items: [item({ id: 'n1', name: 'Cup', categories: [], price: 3 }), item({ id: 'n2', name: 'Jug', categories: [], price: 4 })] });
+    expect(await ids({ sort_by: 'price', sort_dir: 'asc' }, plain)).toEqual(['n1', 'n2']);
+    expect(await ids({ merchants: 'North', sort_by: 'price', sort_dir: 'asc' }, plain)).toEqual(['n1', 'n2']);
+    expect(await ids({ excluded_merchants: 'North', sort_by: 'price', sort_dir: 'asc' }, plain)).toEqual(['n1', 'n2']);
+  });
+});
+
 describe('listing requests as real clients send them', () => {
   it('never fails on a lone %, ignores a GET Content-Type, and reads Accept-Version: 2', async () => {
     const base = `shop_id=${shop.shop_id}&did=d&sid=s`;
