@@ -1,4 +1,3 @@
-import type { TransactionSql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
@@ -8,11 +7,9 @@ import { prepareAhead, setPrepareOnWorker } from './prepare-ahead';
 import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/listing/facet-tokens';
-import { bodyItems, SUMMARY_KEYS } from './sent-items';
-import { scanJson } from '@/lib/http/json-scan';
-import type { ImportOutcome } from '@/lib/imports/outcome';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
+import { appliedImports, productItem, sentItemsOf } from '@/lib/testing/applied-imports';
 
 let database: TestDatabase;
 
@@ -24,22 +21,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** In a transaction, as the applier runs an import: once it commits, the states this process knows follow. */
-async function committed(shopId: string, apply: (tx: TransactionSql) => Promise<ImportOutcome>): Promise<ImportOutcome> {
-  const outcome = await database.ctx.sql.begin(apply);
-  noteCommitted(shopId, outcome.version);
-  return outcome;
-}
-
-/** As the applier does it: the items read from the body's bytes, with their digests. */
-function putText(shopId: string, text: string, mode: 'put' | 'load' = 'put') {
-  const body = Buffer.from(text);
-  const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
-  return committed(shopId, (tx) => applyProducts(tx, shopId, mode, bodyItems(body, elements!, elementMembers)));
-}
-const put = (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode);
-const availability = (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => applyAvailability(tx, shopId, mode, ids));
-const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Item ${id}`, price: 100, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'], ...extra });
+const { committed, putText, put, availability } = appliedImports(() => database.ctx.sql);
+const item = productItem;
 
 async function rows(shopId: string) {
   return database.ctx.sql<Record<string, unknown>[]>`
@@ -526,10 +509,9 @@ describe.each([
    * applied. `made()`: where the batch the applier took was made (undefined: it took none).
    */
   async function putAhead(shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') {
-    const body = Buffer.from(JSON.stringify({ shop_id: shopId, items }));
-    const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
-    const sent = bodyItems(body, elements!, elementMembers);
-    const prepared = prepareAhead(shopId, sent, body.length);
+    const text = JSON.stringify({ shop_id: shopId, items });
+    const sent = sentItemsOf(text);
+    const prepared = prepareAhead(shopId, sent, Buffer.byteLength(text));
     const take = sent.takePrepared!;
     let taken: PreparedBatch | undefined;
     sent.takePrepared = async () => (taken = await take());

@@ -2,12 +2,9 @@
 // it skips the item with its reason), spec 2.4's required fields, and the types of spec 2.4–2.8
 // that apply-products.int.test.ts does not try, for items and their location offers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyProducts } from './apply-products';
-import { noteCommitted } from './known-states';
-import { bodyItems, SUMMARY_KEYS } from './sent-items';
-import { scanJson } from '@/lib/http/json-scan';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
+import { appliedImports, productItem } from '@/lib/testing/applied-imports';
 
 let database: TestDatabase;
 
@@ -19,13 +16,12 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** A PUT of `items` as the applier runs it: read from the body's bytes, in a transaction. */
+const { put: apply } = appliedImports(() => database.ctx.sql);
+
+/** A PUT of `items` in a new shop, as the applier runs it, and what it stored. */
 async function put(items: unknown[]) {
   const shop = await createTestShop(database.ctx);
-  const body = Buffer.from(JSON.stringify({ shop_id: shop.shop_id, items }));
-  const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
-  const outcome = await database.ctx.sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', bodyItems(body, elements!, elementMembers)));
-  noteCommitted(shop.shop_id, outcome.version);
+  const outcome = await apply(shop.shop_id, items);
   const stored = await database.ctx.sql<{ id: string; data: Record<string, unknown>; price: number; rating: number | null; price_margin: number | null }[]>`
     select id, data::jsonb as data, price, rating, price_margin from products where shop_id = ${shop.shop_id} order by id`;
   const offers = await database.ctx.sql<{ product_id: string; location_id: string; price: number; oldprice: number | null; stock_quantity: number | null; data: Record<string, unknown> }[]>`
@@ -33,7 +29,7 @@ async function put(items: unknown[]) {
   return { outcome, stored, offers, byId: new Map(stored.map((row) => [row.id, row])) };
 }
 
-const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: `Item ${id}`, price: 100, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'], ...extra });
+const item = productItem;
 const thisYear = new Date().getFullYear();
 
 describe('item limits', () => {

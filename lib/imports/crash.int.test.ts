@@ -85,11 +85,36 @@ it('applies a 100,000-item import exactly once after its worker is killed half-w
   servers.push(web);
   try {
     const shop = await createTestShop(database.ctx);
-    const items = Array.from({ length: 100_000 }, (_, n) => ({ id: `k${n}`, name: `Item ${n}`, price: 1 + (n % 1000), url: `https://s.example/${n}`, picture: `https://s.example/${n}.jpg`, categories: ['c'] }));
+    // Known locations, so the offers below are stored without a warning each. Applied before the
+    // products: a shop's imports run in arrival order.
+    const stores = await sendImport(web.url, 'POST', 'locations', shop, { locations: ['l0', 'l1', 'l2'].map((id) => ({ id, name: `Store ${id}`, parent: null })) });
+    expect(stores.response.status).toBe(204);
+    // Every 10th item out of stock, every 7th with one offer at its own price: values that could
+    // land on the wrong product or be lost on a restart.
+    const items = Array.from({ length: 100_000 }, (_, n) => ({
+      id: `k${n}`,
+      name: `Item ${n}`,
+      price: 1 + (n % 1000),
+      url: `https://s.example/${n}`,
+      picture: `https://s.example/${n}.jpg`,
+      categories: ['c'],
+      ...(n % 10 === 0 ? { available: false } : {}),
+      ...(n % 7 === 0 ? { locations: [{ location: `l${n % 3}`, price: 5000 + (n % 997) }] } : {}),
+    }));
+    const offersSent = items.filter((item) => item.locations).length;
     const { response, importId } = await sendImport(web.url, 'PUT', 'products', shop, { items });
     expect(response.status).toBe(204);
 
-    const visible = async () => (await database.ctx.sql<{ n: number }[]>`select count(*)::int as n from products where shop_id = ${shop.shop_id}`)[0].n;
+    // One statement, one snapshot: the three tables are seen as of the same moment.
+    const visible = async () => {
+      const [row] = await database.ctx.sql<{ products: number; states: number; offers: number }[]>`
+        select (select count(*)::int from products where shop_id = ${shop.shop_id}) as products,
+               (select count(*)::int from product_state where shop_id = ${shop.shop_id}) as states,
+               (select count(*)::int from product_offers where shop_id = ${shop.shop_id}) as offers`;
+      return [row.products, row.states, row.offers];
+    };
+    const before = [0, 0, 0];
+    const after = [100_000, 100_000, offersSent];
     const status = async () => (await database.ctx.sql<{ status: string }[]>`select status from imports where shop_id = ${shop.shop_id} and id = ${importId!}`)[0].status;
 
     const worker = await startWorker({ DATABASE_URL: database.url });
@@ -98,22 +123,41 @@ it('applies a 100,000-item import exactly once after its worker is killed half-w
     await new Promise((resolve) => setTimeout(resolve, 300));
     await worker.kill();
     expect(await status()).toBe('running');
-    expect(await visible()).toBe(0);
+    expect(await visible()).toEqual(before);
 
     const again = await startWorker({ DATABASE_URL: database.url });
     servers.push(again);
-    const seen = new Set<number>();
+    const seen = new Set<string>();
     while (!['done', 'failed'].includes(await status())) {
-      seen.add(await visible());
+      seen.add(JSON.stringify(await visible()));
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    seen.add(await visible());
-    // Readers only ever see nothing or everything.
-    expect([...seen].every((n) => n === 0 || n === 100_000)).toBe(true);
+    const final = await visible();
+    seen.add(JSON.stringify(final));
+    // Readers only ever see nothing or everything, in each table.
+    expect([...seen].filter((counts) => counts !== JSON.stringify(before) && counts !== JSON.stringify(after))).toEqual([]);
+    expect(final).toEqual(after);
     const record = await waitForImport(web.url, shop, importId!);
     expect(record).toMatchObject({ status: 'done', items_applied: 100_000, items_rejected: 0 });
+    expect((await importStatus(web.url, shop, stores.importId!)).status).toBe('done');
+    // One bump for the locations, one for the products: applied once.
     const [shopRow] = await database.ctx.sql<{ version: number }[]>`select catalog_version as version from shops where id = ${shop.shop_id}`;
-    expect(shopRow.version).toBe(1);
+    expect(shopRow.version).toBe(2);
+
+    // A few products as sent: out of stock with an offer, with an offer, out of stock, plain, the last.
+    const sampled = [0, 7, 10, 49_999, 99_999].map((n) => items[n]);
+    const stored = await database.ctx.sql<{ id: string; price: number; available: boolean; offers: { location: string; price: number }[] }[]>`
+      select p.id, p.price, st.available,
+             coalesce((select json_agg(json_build_object('location', o.location_id, 'price', o.price) order by o.location_id)
+                         from product_offers o where o.shop_id = p.shop_id and o.product_id = p.id), '[]') as offers
+        from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+       where p.shop_id = ${shop.shop_id} and p.id = any(${sampled.map((item) => item.id)})
+       order by p.id collate "C"`;
+    expect(stored).toEqual(
+      sampled
+        .map((item) => ({ id: item.id, price: item.price, available: item.available ?? true, offers: item.locations ?? [] }))
+        .sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
   } finally {
     await database.close();
   }

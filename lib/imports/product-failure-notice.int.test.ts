@@ -1,0 +1,115 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sendImport, waitForImport } from '@/lib/testing/api';
+import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
+import { createTestShop, createTestStaff } from '@/lib/testing/factories';
+import { eventually, startHttpReceiver, startSmtpCapture } from '@/lib/testing/receivers';
+import { startServer, type TestServer } from '@/lib/testing/server';
+
+const PUBLIC_URL = 'https://vitrine.example';
+
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
+let database: TestDatabase;
+let server: TestServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  receiver = await startHttpReceiver();
+  database = await createTestDatabase();
+  // The receiver listens on 127.0.0.1, which the webhook guard refuses unless allow-listed.
+  server = await startServer({
+    DATABASE_URL: database.url,
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Vitrine Alerts <alerts@vitrine.test>',
+    PUBLIC_URL,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.close();
+  await receiver?.close();
+  await smtp?.close();
+});
+
+/**
+ * The subject and plain-text part of a message as nodemailer writes it: folded headers,
+ * multipart/alternative, a 7bit, quoted-printable or base64 part. ASCII only, as this test sends.
+ */
+function readMail(raw: string) {
+  const split = (entity: string) => {
+    const end = entity.indexOf('\r\n\r\n');
+    return { head: entity.slice(0, end).replace(/\r\n(?=[ \t])/g, ''), body: entity.slice(end + 4) };
+  };
+  const header = (head: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
+  const message = split(raw);
+  const boundary = /boundary="?([^";]+)"?/.exec(header(message.head, 'content-type'))?.[1];
+  const parts = boundary ? message.body.split(`--${boundary}`).slice(1, -1).map((chunk) => split(chunk.replace(/^\r\n/, ''))) : [message];
+  const plain = parts.find((part) => header(part.head, 'content-type').startsWith('text/plain'))!;
+  const encoding = header(plain.head, 'content-transfer-encoding').toLowerCase();
+  const body = plain.body.replace(/\r\n$/, '');
+  const text =
+    encoding === 'base64'
+      ? Buffer.from(body, 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        : body;
+  return { subject: header(message.head, 'subject'), text: text.replace(/\r\n/g, '\n') };
+}
+
+it('fails a products PUT with a skipped item: the valid one is stored, the webhook gets the error body, staff get an email', async () => {
+  const name = 'Product Failure Shop';
+  const shop = await createTestShop(database.ctx, { name });
+  const member = await createTestStaff(database.ctx, { shops: [shop.shop_id], technicalNotices: true });
+  const product = (id: string, price: number) => ({ id, name: `Item ${id}`, price, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'] });
+
+  const { response, importId } = await sendImport(server.url, 'PUT', 'products', shop, {
+    items: [product('good', 25), product('free', 0)],
+    webhook: `${receiver.url}/hooks/products`,
+  });
+  expect(response.status).toBe(204);
+  const record = await waitForImport(server.url, shop, importId!);
+  const message = '1 of 2 items were rejected; the other 1 were applied';
+  const errors = [{ item_id: 'free', position: 1, message: 'price must be greater than 0' }];
+  expect(record).toMatchObject({ status: 'failed', items_total: 2, items_applied: 1, items_rejected: 1, message, errors });
+
+  const stored = await database.ctx.sql<{ id: string; price: number; available: boolean }[]>`
+    select p.id, p.price, st.available from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+     where p.shop_id = ${shop.shop_id} order by p.id`;
+  expect(stored).toEqual([{ id: 'good', price: 25, available: true }]);
+
+  const [delivery] = await eventually(() => receiver.received, (list) => list.length > 0);
+  expect(delivery.path).toBe('/hooks/products');
+  expect(delivery.headers['x-vitrine-signature']).toBe(`sha256=${crypto.createHmac('sha256', shop.shop_secret).update(delivery.body).digest('hex')}`);
+  expect(JSON.parse(delivery.body)).toEqual({
+    status: 'error',
+    message,
+    import_id: importId,
+    operation: 'products.put',
+    items_total: 2,
+    items_applied: 1,
+    items_rejected: 1,
+    errors,
+  });
+
+  const [mail] = await eventually(() => smtp.messages.filter((m) => m.to.includes(member.email)), (list) => list.length > 0);
+  expect(mail.from).toBe('alerts@vitrine.test');
+  const { subject, text } = readMail(mail.raw);
+  expect(subject).toBe(`[Vitrine] Import #${importId} (products.put) of ${name} failed`);
+  expect(text).toBe(
+    [
+      `Import #${importId} of shop "${name}" (${shop.shop_id}) failed.`,
+      '',
+      'Operation: products.put',
+      'Items: 2 sent, 1 applied, 1 rejected',
+      `What failed: ${message}`,
+      '',
+      'First errors:',
+      '  - #1, id free: price must be greater than 0',
+      '',
+      `Details: ${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports?import=${importId}`,
+    ].join('\n'),
+  );
+});

@@ -1,0 +1,44 @@
+import type { Sql, TransactionSql } from 'postgres';
+import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
+import { noteCommitted } from '@/lib/catalog/known-states';
+import { bodyItems, SUMMARY_KEYS, type SentItems } from '@/lib/catalog/sent-items';
+import { scanJson } from '@/lib/http/json-scan';
+import type { ImportOutcome } from '@/lib/imports/outcome';
+
+/** A valid item with every field spec 2.4 requires, and `extra`. */
+export const productItem = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Item ${id}`,
+  price: 100,
+  url: `https://s.example/${id}`,
+  picture: `https://s.example/${id}.jpg`,
+  categories: ['c1'],
+  ...extra,
+});
+
+/** The items of a request body's text as the applier reads them: from its bytes, with their digests. */
+export function sentItemsOf(text: string): SentItems {
+  const body = Buffer.from(text);
+  const { elements, elementMembers } = scanJson(body, SUMMARY_KEYS)!.get('items')!;
+  return bodyItems(body, elements!, elementMembers);
+}
+
+/**
+ * Product imports applied as the applier runs them, each in a transaction of its own on `sql()`
+ * (read when called: the database of a test file starts in its beforeAll): once it commits, the
+ * states this process knows follow.
+ */
+export function appliedImports(sql: () => Sql) {
+  const committed = async (shopId: string, apply: (tx: TransactionSql) => Promise<ImportOutcome>): Promise<ImportOutcome> => {
+    const outcome = await sql().begin(apply);
+    noteCommitted(shopId, outcome.version);
+    return outcome;
+  };
+  const putText = (shopId: string, text: string, mode: 'put' | 'load' = 'put') => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sentItemsOf(text)));
+  return {
+    committed,
+    putText,
+    put: (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode),
+    availability: (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => applyAvailability(tx, shopId, mode, ids)),
+  };
+}
