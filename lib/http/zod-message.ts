@@ -26,9 +26,9 @@ export function describeZodError(error: ZodError, prefix: ReadonlyArray<Property
       if (!where) return issue.message;
       const subject = issue.message.split(' ', 1)[0];
       if (generic(subject) === generic(where)) return where + issue.message.slice(subject.length);
+      if (subject === String(path[0]) || subject === String(path.at(-1))) return issue.message;
       // A value of a record about its field ("locations[].delivery_types must be …"): named by its key.
       if (generic(where).startsWith(`${generic(subject)}.`)) return where + issue.message.slice(subject.length);
-      if (subject === String(path[0]) || subject === String(path.at(-1))) return issue.message;
       return `${where}: ${issue.message}`;
     })
     .join('; ');
