@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
+import { eventually } from '@/lib/testing/receivers';
 
 const fixture = serverWithDatabase();
 
@@ -166,12 +167,12 @@ describe('listing products', () => {
   it('describes a root category without parent_id', async () => {
     await importAll(shop, 'PUT', 'products', { items: [item({ id: 'r1', name: 'Doormat', categories: ['root'], price: 9, creation_date: '2018-01-01' })] });
     // The import is committed; the index catches up within seconds.
-    let r1: { categories: Record<string, string>[] } | undefined;
-    for (let attempt = 0; attempt < 100 && !r1; attempt++) {
-      r1 = (await listing({ extended: 'true', sort_by: 'date', sort_dir: 'asc', limit: '1' })).products.find((p: { id: string }) => p.id === 'r1');
-      if (!r1) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(r1!.categories).toEqual([{ id: 'root', url: 'https://shop.example/c/home?recommended_by=listing', name: 'Home', level: '1', name_with_parent: 'Home', url_handle: '/c/home?recommended_by=listing' }]);
+    const [r1] = await eventually(
+      async () => (await listing({ extended: 'true', sort_by: 'date', sort_dir: 'asc', limit: '1' })).products as { id: string; categories: Record<string, string>[] }[],
+      (products) => products[0]?.id === 'r1',
+      10_000,
+    );
+    expect(r1.categories).toEqual([{ id: 'root', url: 'https://shop.example/c/home?recommended_by=listing', name: 'Home', level: '1', name_with_parent: 'Home', url_handle: '/c/home?recommended_by=listing' }]);
   });
 
   it('escapes product values in the built-in html template', async () => {
