@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex, docOf, documentValues, type ShopIndex } from '@/lib/listing/build-index';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
+import { productItem } from '@/lib/testing/applied-imports';
 import { applyProducts } from './apply-products';
 
 let database: TestDatabase;
@@ -14,16 +15,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const item = (id: string, brand: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Item ${id}`,
-  price: 10,
-  url: `https://s.example/${id}`,
-  picture: `https://s.example/${id}.jpg`,
-  categories: ['c1'],
-  brand,
-  ...extra,
-});
+const item = (id: string, brand: string, extra: Record<string, unknown> = {}) => productItem(id, { price: 10, brand, ...extra });
 const put = (shopId: string, items: unknown[]) => database.ctx.sql.begin((tx) => applyProducts(tx, shopId, 'put', items));
 
 async function dictionary(shopId: string) {
