@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop, createTestStaff } from '@/lib/testing/factories';
+import { readMail } from '@/lib/testing/mail';
 import { eventually, startHttpReceiver, startSmtpCapture } from '@/lib/testing/receivers';
 import { startServer, type TestServer } from '@/lib/testing/server';
 
@@ -33,31 +34,6 @@ afterAll(async () => {
   await receiver?.close();
   await smtp?.close();
 });
-
-/**
- * The subject and plain-text part of a message as nodemailer writes it: folded headers,
- * multipart/alternative, a 7bit, quoted-printable or base64 part. ASCII only, as this test sends.
- */
-function readMail(raw: string) {
-  const split = (entity: string) => {
-    const end = entity.indexOf('\r\n\r\n');
-    return { head: entity.slice(0, end).replace(/\r\n(?=[ \t])/g, ''), body: entity.slice(end + 4) };
-  };
-  const header = (head: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
-  const message = split(raw);
-  const boundary = /boundary="?([^";]+)"?/.exec(header(message.head, 'content-type'))?.[1];
-  const parts = boundary ? message.body.split(`--${boundary}`).slice(1, -1).map((chunk) => split(chunk.replace(/^\r\n/, ''))) : [message];
-  const plain = parts.find((part) => header(part.head, 'content-type').startsWith('text/plain'))!;
-  const encoding = header(plain.head, 'content-transfer-encoding').toLowerCase();
-  const body = plain.body.replace(/\r\n$/, '');
-  const text =
-    encoding === 'base64'
-      ? Buffer.from(body, 'base64').toString('utf8')
-      : encoding === 'quoted-printable'
-        ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-        : body;
-  return { subject: header(message.head, 'subject'), text: text.replace(/\r\n/g, '\n') };
-}
 
 it('fails a products PUT with a skipped item: the valid one is stored, the webhook gets the error body, staff get an email', async () => {
   const name = 'Product Failure Shop';
