@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop, createTestStaff } from '@/lib/testing/factories';
+import { productItem } from '@/lib/testing/applied-imports';
 import { readMail } from '@/lib/testing/mail';
 import { eventually, startHttpReceiver, startSmtpCapture } from '@/lib/testing/receivers';
 import { startServer, type TestServer } from '@/lib/testing/server';
@@ -39,7 +40,7 @@ it('fails a products PUT with a skipped item: the valid one is stored, the webho
   const name = 'Product Failure Shop';
   const shop = await createTestShop(database.ctx, { name });
   const member = await createTestStaff(database.ctx, { shops: [shop.shop_id], technicalNotices: true });
-  const product = (id: string, price: number) => ({ id, name: `Item ${id}`, price, url: `https://s.example/${id}`, picture: `https://s.example/${id}.jpg`, categories: ['c1'] });
+  const product = (id: string, price: number) => productItem(id, { price });
 
   const { response, importId } = await sendImport(server.url, 'PUT', 'products', shop, {
     items: [product('good', 25), product('free', 0)],
