@@ -89,7 +89,6 @@ async function loadCatalog(runtime: Runtime, name: string, count: number) {
   log(`${name}: ${count} products loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await sql`vacuum analyze products`;
   await sql`vacuum analyze product_state`;
-  await sql`vacuum analyze product_offers`;
   return { shop, leaves, locations };
 }
 

@@ -6,7 +6,7 @@
 // check that a change to the builder leaves the index the same, byte for byte.
 import { createHash } from 'node:crypto';
 import { BinaryCopyReader } from '@/lib/listing/binary-copy';
-import { IndexBuilder, loadTree, offersCopy, productsCopy, type ShopIndex } from '@/lib/listing/build-index';
+import { IndexBuilder, loadTree, PRODUCT_FIELD_COUNT, productsCopy, type ShopIndex } from '@/lib/listing/build-index';
 import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 3);
@@ -28,23 +28,18 @@ async function messages(statement: string): Promise<Buffer[]> {
   return chunks;
 }
 const productRows = await messages(productsCopy(shop.id, true, null));
-const offerRows = await messages(offersCopy(shop.id, null));
 await runtime.shutdown();
-console.log(`shop ${shop.id}: ${shop.count} products, ${out.length} out of stock, ${productRows.length + offerRows.length} COPY messages kept`);
+console.log(`shop ${shop.id}: ${shop.count} products, ${out.length} out of stock, ${productRows.length} COPY messages kept`);
 
 async function build(): Promise<{ index: ShopIndex; steps: string }> {
   const started = performance.now();
   const builder = new IndexBuilder(shop.id, tree.categoryRows, tree.locationRows, dictionary);
   builder.otherwise(out.map((row) => row.id), false);
-  const reader = new BinaryCopyReader(18, (row) => builder.add(row));
+  const reader = new BinaryCopyReader(PRODUCT_FIELD_COUNT, (row) => builder.add(row));
   for (const chunk of productRows) reader.push(chunk);
   reader.finish();
   const productsRead = performance.now();
-  const index = await builder.finish(0, '', async () => {
-    const offerReader = new BinaryCopyReader(5, (row) => builder.addOffer(row));
-    for (const chunk of offerRows) offerReader.push(chunk);
-    offerReader.finish();
-  });
+  const index = await builder.finish(0, '');
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const now = performance.now();
   return { index, steps: `${seconds(now - started)} (products ${seconds(productsRead - started)}, then ${seconds(now - productsRead)}: ${index.buildSteps})` };

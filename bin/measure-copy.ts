@@ -3,14 +3,12 @@
 // shop's products (DIR: a database kept by `npm run bench:listing -- --data-dir DIR`, whose shop
 // "Bench 1000000" holds 1,000,000). Each variant runs three times in one transaction that is
 // rolled back (each run in a savepoint of its own), so the catalog is left as it was. The rows
-// (COPY's binary format, as imports write them) are made before each timed run. The last three
-// variants time the products with their offers (a third of the items have 3-8): as two COPYs, as
-// imports write them, and with the offers in a column of the product row instead of rows of
-// their own (what keeping offers with their product would cost PostgreSQL).
+// (COPY's binary format, as imports write them) are made before each timed run. A third of the
+// items have 3-8 location offers (`products.offers`); the last variant leaves them out.
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { BinaryRows, copyBinary } from '@/lib/catalog/copy-rows';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
-import { OFFER_COLUMNS, prepareItem, PRODUCT_COLUMNS, productValues, writeOfferFields, writeProductFields } from '@/lib/catalog/prepared-items';
+import { prepareItem, PRODUCT_COLUMNS, productValues, writeProductFields } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { bootKeptDatabase } from './kept-database';
 
@@ -26,43 +24,32 @@ const columns = ['shop_id', ...PRODUCT_COLUMNS, 'version'];
 let next = 10_000_000;
 
 type Data = 'as sent' | 'empty object' | 'one string';
-// Without offers; with them as rows of product_offers; with them in the product row's `offers` column (JSON text).
-type Offers = 'none' | 'rows' | 'column';
 /** Three COPYs of 5,000 new rows after `setup`, in one transaction rolled back (each in a savepoint). */
-async function variant(label: string, setup: string, data: Data = 'as sent', offers: Offers = 'none') {
+async function variant(label: string, setup: string, data: Data = 'as sent', offers = true) {
   const times: number[] = [];
   await sql
     .begin(async (tx) => {
       if (setup) await tx.unsafe(setup);
       for (let run = 0; run < 3; run++) {
         const rows = new BinaryRows();
-        const offerRows = new BinaryRows();
         for (let n = 0; n < 5000; n++) {
           const prepared = prepareItem(ItemInput.parse(syntheticItem(next + n, leaves, locations)));
           const row = productValues(prepared, facets);
           const json = (row[16] as { json: unknown }).json;
           if (data === 'empty object') row[16] = { json: {} };
           if (data === 'one string') row[16] = { json: { text: JSON.stringify(json) } };
-          rows.row(columns.length + (offers === 'column' ? 1 : 0));
+          if (!offers) row[PRODUCT_COLUMNS.indexOf('offers')] = null;
+          rows.row(columns.length);
           rows.field('text', shop.id);
           writeProductFields(rows, row);
           rows.field('int8', 1);
-          if (offers === 'column') rows.field('text', prepared.offers.length > 0 ? JSON.stringify(prepared.offers.map((offer) => offer.slice(1))) : null);
-          if (offers !== 'rows') continue;
-          for (const offer of prepared.offers) {
-            offerRows.row(1 + OFFER_COLUMNS.length);
-            offerRows.field('text', shop.id);
-            writeOfferFields(offerRows, offer);
-          }
         }
         const chunk = rows.take();
-        const offerChunk = offerRows.take();
         next += 5000;
         await tx
           .savepoint(async (sp) => {
             const started = performance.now();
-            await copyBinary(sp, 'products', offers === 'column' ? [...columns, 'offers'] : columns, [chunk]);
-            if (offers === 'rows') await copyBinary(sp, 'product_offers', ['shop_id', ...OFFER_COLUMNS], [offerChunk]);
+            await copyBinary(sp, 'products', columns, [chunk]);
             times.push(performance.now() - started);
             throw new Error('roll back');
           })
@@ -87,7 +74,5 @@ await variant('toast_tuple_target as default (data compressed past ~2 KB rows)',
 await variant('without the products_version index', 'drop index products_version');
 await variant('wal_compression = pglz', 'set local wal_compression = pglz');
 await variant('products as they are (again)', '');
-await variant('products without their offers', '');
-await variant('products, then their offers as rows (as imports write them)', '', 'as sent', 'rows');
-await variant('products with their offers in a column (no offer rows)', 'alter table products add column offers text', 'as sent', 'column');
+await variant('products without their offers', '', 'as sent', false);
 await runtime.shutdown();

@@ -10,6 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
+// product_offers as it was from 0001 (data as text since 0012) until 0014 moved offers into products.
+const PRODUCT_OFFERS_TABLE = `
+  create table product_offers (
+    shop_id text not null, product_id text not null, location_id text not null, price float8 not null, oldprice float8,
+    discount_percent float8 not null, stock_quantity int, data text not null,
+    primary key (shop_id, product_id, location_id))`;
+
 function statements(file: string): string[] {
   return fs
     .readFileSync(path.join(migrationsFolder, file), 'utf8')
@@ -25,7 +32,7 @@ it('0012 turns stored jsonb data into text and moves search fields into their co
       // The tables as they were before 0012, holding rows stored then.
       await tx.unsafe(`
         alter table products drop column model, drop column book, alter column data type jsonb using data::jsonb, reset (toast_tuple_target);
-        alter table product_offers alter column data type jsonb using data::jsonb`);
+        ${PRODUCT_OFFERS_TABLE.replace('data text', 'data jsonb')}`);
       const stored = [
         { id: 'plain', data: { id: 'plain', name: 'Plain', params: [{ name: 'a', value: ['1'] }] } },
         { id: 'model', data: { id: 'model', name: 'Model', model: 'TR-1' } },
@@ -76,6 +83,36 @@ it('0013 moves items\' digests from products to their availability rows', async 
       ]);
       const [{ count }] = await tx<{ count: number }[]>`select count(*)::int as count from information_schema.columns where table_name = 'products' and column_name = 'source_digest'`;
       expect(count).toBe(0);
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+});
+
+it('0014 moves offers into their product\'s row, by location id, and drops their table', async () => {
+  const rolledBack = new Error('roll back');
+  await database.ctx.sql
+    .begin(async (tx) => {
+      await tx.unsafe(`alter table products drop column offers; ${PRODUCT_OFFERS_TABLE}`);
+      for (const id of ['with', 'without']) {
+        await tx`insert into products (shop_id, id, name, url, picture, price, discount_percent, categories, data, version)
+                 values ('s', ${id}, 'n', 'u', 'p', 10, 0, '{}', '{}', 1)`;
+      }
+      // Another shop's product of the same id keeps its own offers.
+      await tx`insert into products (shop_id, id, name, url, picture, price, discount_percent, categories, data, version)
+               values ('t', 'with', 'n', 'u', 'p', 10, 0, '{}', '{}', 1)`;
+      await tx`insert into product_offers (shop_id, product_id, location_id, price, oldprice, discount_percent, stock_quantity, data) values
+               ('s', 'with', 'l2', 9.5, 12.25, 22, null, '{}'), ('s', 'with', 'l1', 10, null, 0, 3, '{}'), ('t', 'with', 'x', 0.1, null, 0, 0, '{}')`;
+      for (const statement of statements('0014_offers-in-products.sql')) await tx.unsafe(statement);
+      const rows = await tx<{ shop_id: string; id: string; offers: string | null }[]>`select shop_id, id, offers from products order by shop_id, id`;
+      expect(rows.map((row) => ({ ...row, offers: row.offers && JSON.parse(row.offers) }))).toEqual([
+        { shop_id: 's', id: 'with', offers: [['l1', 10, null, 0, 3], ['l2', 9.5, 12.25, 22, null]] },
+        { shop_id: 's', id: 'without', offers: null },
+        { shop_id: 't', id: 'with', offers: [['x', 0.1, null, 0, 0]] },
+      ]);
+      const [{ exists }] = await tx<{ exists: boolean }[]>`select to_regclass('product_offers') is not null as exists`;
+      expect(exists).toBe(false);
       throw rolledBack;
     })
     .catch((error: unknown) => {

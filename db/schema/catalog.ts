@@ -48,7 +48,7 @@ export const locations = pgTable(
 export const products = pgTable(
   'products',
   {
-    // No foreign key, as for product_state and product_offers: checking it cost ~11 µs of
+    // No foreign key, as for product_state: checking it cost ~11 µs of
     // PostgreSQL CPU per row copied (of ~57) at 1,000,000 products, and only the applier, for an
     // authenticated shop, writes here. Deleting a shop must delete its catalog rows itself.
     shopId: text('shop_id').notNull(),
@@ -79,6 +79,14 @@ export const products = pgTable(
     // What search indexes besides the name: the item's `model`, and its `book` as JSON text.
     model: text('model'),
     book: text('book'),
+    // The product's location offers (spec 2.5) as the listing reads them, JSON text: an array of
+    // [location_id, price, oldprice, discount_percent, stock_quantity], one per location, price
+    // and oldprice inherited from the item when the offer lacks them (CONTRACT §3), oldprice and
+    // stock_quantity null when neither says. Null when the item has none. The offers as sent are
+    // in `data`. In the product's row rather than a row each: offer rows, their key and its index
+    // cost PostgreSQL ~8 µs of its ~33 an item during a first load (docs/benchmarks.md). SQL
+    // reads them with `jsonb_array_elements(offers::jsonb)`.
+    offers: text('offers'),
     // The item's facet values (categories, brand, colours, sizes, params) as compact tokens
     // (lib/catalog/facet-tokens.ts), so the listing index is built without parsing `data`. Null
     // for rows stored before the column existed, or whose values contain a separator: the index
@@ -115,24 +123,6 @@ export const productState = pgTable(
     version: bigint('version', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.productId] })],
-);
-
-// A product's price and stock in one location (spec 2.5); absent locations mean "not in stock there"
-// for products that have offers.
-export const productOffers = pgTable(
-  'product_offers',
-  {
-    shopId: text('shop_id').notNull(),
-    productId: text('product_id').notNull(),
-    locationId: text('location_id').notNull(),
-    price: doublePrecision('price').notNull(),
-    oldprice: doublePrecision('oldprice'),
-    discountPercent: doublePrecision('discount_percent').notNull(),
-    stockQuantity: integer('stock_quantity'),
-    // The offer as accepted, JSON text (see products.data).
-    data: text('data').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.shopId, t.productId, t.locationId] })],
 );
 
 // A shop's facet dictionary: each facet token (lib/listing/facet-tokens.ts) a product has ever

@@ -37,11 +37,12 @@ export async function sqlListing(sql: Sql, q: ListingQuery) {
   const priceExpr = located ? 'coalesce(o.price, p.price)' : 'p.price';
   const discountExpr = located ? 'coalesce(o.discount_percent, p.discount_percent)' : 'p.discount_percent';
   const offerJoin = located
-    ? `left join lateral (select min(po.price) as price, min(po.discount_percent) as discount_percent, count(*) as n
-                            from product_offers po join locations l on l.shop_id = po.shop_id and l.id = po.location_id
-                           where po.shop_id = p.shop_id and po.product_id = p.id and l.path && ${param(q.locations)}::text[]) o on true`
+    ? // products.offers: [location_id, price, oldprice, discount_percent, stock_quantity] each.
+      `left join lateral (select min((e->>1)::float8) as price, min((e->>3)::float8) as discount_percent, count(*) as n
+                            from jsonb_array_elements(p.offers::jsonb) e join locations l on l.shop_id = p.shop_id and l.id = e->>0
+                           where l.path && ${param(q.locations)}::text[]) o on true`
     : '';
-  if (located) conditions.push(`(o.n > 0 or not exists (select 1 from product_offers po where po.shop_id = p.shop_id and po.product_id = p.id))`);
+  if (located) conditions.push(`(o.n > 0 or p.offers is null)`);
   if (q.priceMin !== null) conditions.push(`${priceExpr} >= ${param(q.priceMin)}`);
   if (q.priceMax !== null) conditions.push(`${priceExpr} <= ${param(q.priceMax)}`);
   if (q.discount !== null) conditions.push(q.discount ? `${discountExpr} > 0` : `${discountExpr} = 0`);

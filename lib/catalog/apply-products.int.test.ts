@@ -9,7 +9,7 @@ import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { appliedImports, productItem, sentItemsOf } from '@/lib/testing/applied-imports';
+import { appliedImports, offerRows, productItem, sentItemsOf } from '@/lib/testing/applied-imports';
 
 let database: TestDatabase;
 
@@ -32,11 +32,7 @@ async function rows(shopId: string) {
      where p.shop_id = ${shopId} order by p.id`;
 }
 
-async function offers(shopId: string) {
-  return database.ctx.sql<Record<string, unknown>[]>`
-    select product_id, location_id, price, oldprice, discount_percent, stock_quantity, data::jsonb as data
-      from product_offers where shop_id = ${shopId} order by product_id, location_id`;
-}
+const offers = (shopId: string) => offerRows(database.ctx.sql, shopId);
 
 describe('PUT products', () => {
   it('stores valid items, skips invalid ones with id, position and reason', async () => {

@@ -4,7 +4,7 @@ import { Phases } from '@/lib/imports/phases';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
-import { OFFER_COLUMNS, PRODUCT_COLUMNS } from './prepared-items';
+import { PRODUCT_COLUMNS } from './prepared-items';
 import { type BatchEntry, PreparedBatch } from './prepared-batch';
 import { listedIds, type ListedIds } from './listed-ids';
 import { listedItems, type SentItems } from './sent-items';
@@ -117,12 +117,10 @@ type Sorted = {
   // Accepted items whose availability may need writing (all of them for a load): position, id,
   // availability, and whether the item is new.
   seen: CopyValue[][];
-  // Rows of the kind not being streamed (new or staged), for a second COPY; the offers of each
-  // kind. All in COPY's binary format.
+  // Rows of the kind not being streamed (new or staged), for a second COPY; new products'
+  // states. In COPY's binary format.
   held: BinaryRows;
   newStates: BinaryRows;
-  newOffers: BinaryRows;
-  stagedOffers: BinaryRows;
   ids: Set<string>;
   valid: number;
   fresh: number;
@@ -230,11 +228,6 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       sorted.newStates.field('bool', item.available);
       sorted.newStates.bytes(versionField);
       sorted.newStates.field('text', items.digest(position));
-      for (let i = 0; i < item.offerEnds.length; i++) {
-        sorted.newOffers.row(1 + OFFER_COLUMNS.length);
-        sorted.newOffers.bytes(shopField);
-        sorted.newOffers.bytes(plan.batch.offer(item, i));
-      }
       rows.row(NEW_PRODUCT_COLUMNS.length);
       rows.bytes(shopField);
       rows.bytes(plan.batch.fields(item));
@@ -242,11 +235,6 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       rows.bytes(versionField);
     } else {
       sorted.staged++;
-      for (let i = 0; i < item.offerEnds.length; i++) {
-        sorted.stagedOffers.row(1 + OFFER_COLUMNS.length);
-        sorted.stagedOffers.field('int4', position);
-        sorted.stagedOffers.bytes(plan.batch.offer(item, i));
-      }
       rows.row(STAGED_PRODUCT_COLUMNS.length);
       rows.field('int4', position);
       rows.bytes(plan.batch.fields(item));
@@ -266,19 +254,15 @@ const STAGING_TABLES = `
     pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
     discount_percent float8, currency text, brand text, merchants text[], categories text[],
     stock_quantity int, rating float8, price_margin float8, creation_date timestamptz, data text, facet_values text,
-    model text, book text
-  ) on commit drop;
-  create temp table staging_offers (
-    pos int, product_id text, location_id text, price float8, oldprice float8, discount_percent float8, stock_quantity int, data text
-  ) on commit drop;
-  create temp table staging_changed (id text primary key) on commit drop;`;
+    model text, book text, offers text
+  ) on commit drop;`;
 const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS];
 
 /**
  * PUT (and POST "load") of products in the caller's transaction. Items sent unchanged (same
  * digest) are skipped; the rest are validated item by item. New products are copied straight
  * into their tables; stored ones go through staging and an upsert that writes only rows whose
- * data changed (keeping sales_rate and first_added_at) and rewrites their offers. Then
+ * data changed (keeping sales_rate and first_added_at), offers included. Then
  * availability is set. `load` also marks every product of the shop that is not in the request
  * as not in stock. `sent` are the items as sent (bodyItems), or values (listedItems).
  */
@@ -343,7 +327,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // so no preparing ahead goes on once the items are gone through.
   const batch = (await items.takePrepared?.()) ?? new PreparedBatch();
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
-  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), newOffers: new BinaryRows(), stagedOffers: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
+  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
@@ -370,17 +354,14 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
     outcome.changed = true;
     await copyBinary(tx, 'product_state', STATE_COLUMNS, [sorted.newStates.take()]);
     phases.mark('copy new states');
-    await copyBinary(tx, 'product_offers', ['shop_id', ...OFFER_COLUMNS], [sorted.newOffers.take()]);
-    phases.mark('copy new offers');
   }
-  if (sorted.staged > 0) await copyBinary(tx, 'staging_offers', ['pos', ...OFFER_COLUMNS], [sorted.stagedOffers.take()]);
   // Availability to write for stored products, and every id a load lists.
   const seenNeeded = mode === 'load' || sorted.seen.length > sorted.fresh;
   if (seenNeeded) {
     await tx.unsafe(`create temp table staging_seen (pos int, id text, available bool, fresh bool, digest text) on commit drop`);
     await copyRows(tx, 'staging_seen', ['pos', 'id', 'available', 'fresh', 'digest'], sorted.seen);
   }
-  phases.mark('copy staged offers, seen');
+  phases.mark('copy seen');
   outcome.applied = sorted.ids.size;
   // The last occurrence of an id in the request wins. Without repeats (the usual case) every
   // staged row wins, and sorting wide rows is skipped.
@@ -392,7 +373,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // the new text: its version stays, so readers see no change. (`data` is text: the same JSON
   // spelled differently is told apart as jsonb.) Its new digest goes with its availability.
   const dataChanged = 'p.data is distinct from excluded.data and p.data::jsonb is distinct from excluded.data::jsonb';
-  const changed = sorted.staged === 0 ? { count: 0 } : await tx.unsafe(
+  const [{ changed }] = sorted.staged === 0 ? [{ changed: 0 }] : await tx.unsafe<{ changed: number }[]>(
     `with written as (
        insert into products as p (shop_id, ${PRODUCT_COLUMNS.join(', ')}, version, first_added_at, updated_at)
        select $1, ${PRODUCT_COLUMNS.map((c) => `s.${c}`).join(', ')}, $2, now(), now() from ${winners} s
@@ -401,8 +382,8 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
               version = case when ${dataChanged} then excluded.version else p.version end,
               updated_at = case when ${dataChanged} then now() else p.updated_at end
         where p.data is distinct from excluded.data
-       returning p.id, p.version)
-     insert into staging_changed select id from written where version = $2`,
+       returning p.version)
+     select count(*) filter (where version = $2)::int as changed from written`,
     [shopId, version],
   );
   phases.mark('upsert');
@@ -423,22 +404,8 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
            select count(*) filter (where version = $2)::int as flipped from written`,
           [shopId, version],
         );
-  if (states.flipped > 0) outcome.changed = true;
+  if (states.flipped > 0 || changed > 0) outcome.changed = true;
   phases.mark('states');
-  if (changed.count > 0) {
-    outcome.changed = true;
-    await tx`delete from product_offers o using staging_changed c where o.shop_id = ${shopId} and o.product_id = c.id`;
-    await tx.unsafe(
-      `insert into product_offers (shop_id, ${OFFER_COLUMNS.join(', ')})
-       select distinct on (o.product_id, o.location_id) $1, ${OFFER_COLUMNS.map((c) => `o.${c}`).join(', ')}
-         from staging_offers o
-         join staging_changed c on c.id = o.product_id
-         join ${winners} w on w.id = o.product_id and w.pos = o.pos
-        order by o.product_id, o.location_id`,
-      [shopId],
-    );
-    phases.mark('offers');
-  }
   if (mode === 'load' && outcome.rejected > 0) {
     // A rejected item may be one the shop meant to keep: disabling "everything not listed" on a
     // request we could not read whole would take it out of stock.

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { appliedImports, productItem } from '@/lib/testing/applied-imports';
+import { appliedImports, offerRows, productItem } from '@/lib/testing/applied-imports';
 
 let database: TestDatabase;
 
@@ -24,8 +24,7 @@ async function put(items: unknown[]) {
   const outcome = await apply(shop.shop_id, items);
   const stored = await database.ctx.sql<{ id: string; data: Record<string, unknown>; price: number; rating: number | null; price_margin: number | null }[]>`
     select id, data::jsonb as data, price, rating, price_margin from products where shop_id = ${shop.shop_id} order by id`;
-  const offers = await database.ctx.sql<{ product_id: string; location_id: string; price: number; oldprice: number | null; stock_quantity: number | null; data: Record<string, unknown> }[]>`
-    select product_id, location_id, price, oldprice, stock_quantity, data::jsonb as data from product_offers where shop_id = ${shop.shop_id} order by product_id, location_id`;
+  const offers = await offerRows(database.ctx.sql, shop.shop_id);
   return { outcome, stored, offers, byId: new Map(stored.map((row) => [row.id, row])) };
 }
 
@@ -145,18 +144,12 @@ describe('item types', () => {
       ['text-delivery', 'locations[0].delivery_types.store must be an integer'],
     ]);
     expect(stored.map((row) => row.id)).toEqual(['good']);
+    // The offers as sent, in the item's data.
+    expect(stored[0].data.locations).toEqual((good as Record<string, unknown>).locations);
     expect(offers).toEqual([
-      {
-        product_id: 'good',
-        location_id: 'a',
-        price: 90.5,
-        oldprice: 120,
-        stock_quantity: 3,
-        // The offer as sent, but for its location (a column of its own).
-        data: { price: 90.5, oldprice: 120, stock_quantity: 3, weight: 2, sizes: ['S'], delivery_types: { store: 1, delivery: 0, shop: 4 } },
-      },
+      { product_id: 'good', location_id: 'a', price: 90.5, oldprice: 120, discount_percent: 24, stock_quantity: 3 },
       // No price: the item's, as CONTRACT §3 says.
-      { product_id: 'good', location_id: 'b', price: 100, oldprice: null, stock_quantity: null, data: {} },
+      { product_id: 'good', location_id: 'b', price: 100, oldprice: null, discount_percent: 0, stock_quantity: null },
     ]);
   });
 });

@@ -3,23 +3,18 @@ import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations 
 import { facetTokenList } from '@/lib/listing/facet-tokens';
 import { BinaryRows } from './copy-rows';
 import { PreparedBatch } from './prepared-batch';
-import { validateAndPrepare, writeFields, writeOfferFields } from './prepared-items';
+import { validateAndPrepare, writeFields } from './prepared-items';
 
 const leaves = leafCategories(syntheticCategories());
 const locations = syntheticLocations();
 
-/** What the batch should hold for an item: its fields and offers as writeFields writes them, its tokens' texts. */
+/** What the batch should hold for an item: its fields (offers among them) as writeFields writes them, its tokens' texts. */
 function expected(raw: unknown, position: number, text?: string) {
   const valid = validateAndPrepare(raw, position, () => text);
   if (!valid.ok) return { problem: valid.problem };
   const fields = new BinaryRows(64);
   writeFields(fields, valid.prepared.fields);
-  const offers = valid.prepared.offers.map((offer) => {
-    const rows = new BinaryRows(64);
-    writeOfferFields(rows, offer);
-    return rows.take().toString('hex');
-  });
-  return { id: valid.item.id, available: valid.prepared.available, fields: fields.take().toString('hex'), offers, tokens: facetTokenList(valid.prepared.facets) };
+  return { id: valid.item.id, available: valid.prepared.available, fields: fields.take().toString('hex'), tokens: facetTokenList(valid.prepared.facets) };
 }
 
 function held(batch: PreparedBatch, position: number) {
@@ -29,13 +24,12 @@ function held(batch: PreparedBatch, position: number) {
     id: entry.id,
     available: entry.available,
     fields: batch.fields(entry).toString('hex'),
-    offers: entry.offerEnds.map((_, i) => batch.offer(entry, i).toString('hex')),
     tokens: entry.facets?.map((number) => batch.token(number)) ?? null,
   };
 }
 
 describe('PreparedBatch', () => {
-  it('holds for each item its fields, offers and facet tokens as the item alone gives them, through growth', () => {
+  it('holds for each item its fields (offers among them) and facet tokens as the item alone gives them, through growth', () => {
     const batch = new PreparedBatch(1024);
     const sent = Array.from({ length: 300 }, (_, n) => syntheticItem(n, leaves, locations));
     // Prepared out of order, as items skipped ahead are prepared when reached.

@@ -1,7 +1,7 @@
 import type { ImportProblem } from '@/db/schema';
 import { BinaryRows } from './copy-rows';
 import { TokenNumbers } from './facet-dictionary';
-import { validateAndPrepare, writeFields, writeOfferFields } from './prepared-items';
+import { validateAndPrepare, writeFields } from './prepared-items';
 
 // An import's items validated and written as COPY fields, by a function of each item's text
 // alone: nothing here depends on what the catalog holds. The applier can therefore prepare the
@@ -17,11 +17,9 @@ export type BatchEntry =
       available: boolean;
       categories: readonly string[];
       offerLocations: readonly string[];
-      // FIELD_COLUMNS' fields at [fieldsStart, fieldsEnd); its offers' OFFER_COLUMNS fields
-      // follow, offer i ending at offerEnds[i].
+      // FIELD_COLUMNS' fields at [fieldsStart, fieldsEnd).
       fieldsStart: number;
       fieldsEnd: number;
-      offerEnds: number[];
       // Its facet tokens as numbers of this batch (token(n) gives the text); null when one
       // cannot be stored.
       facets: number[] | null;
@@ -36,8 +34,7 @@ export type BatchParts = {
   // A Buffer, or the Uint8Array a thread's copy of one becomes.
   arena: Uint8Array;
   // For each item prepared, by position: its position, then 0 when rejected, else 1,
-  // available, fieldsStart, fieldsEnd, the number of offers and their ends, the number of facets
-  // (-1: null) and the facets, the number of categories, the number of offer locations.
+  // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the number of categories, the number of offer locations.
   numbers: Int32Array;
   // The id, categories and offer locations of each accepted item, one after another.
   strings: string;
@@ -74,13 +71,12 @@ function entriesOf({ numbers, strings, lengths, problems }: BatchParts): (BatchE
     const available = numbers[at++] === 1;
     const fieldsStart = numbers[at++];
     const fieldsEnd = numbers[at++];
-    const offerEnds = ints(numbers[at++]);
     const facetCount = numbers[at++];
     const facets = facetCount < 0 ? null : ints(facetCount);
     const categoryCount = numbers[at++];
     const offerLocationCount = numbers[at++];
     const id = text();
-    entries[position] = { ok: true, id, available, fieldsStart, fieldsEnd, offerEnds, facets, categories: texts(categoryCount), offerLocations: texts(offerLocationCount) };
+    entries[position] = { ok: true, id, available, fieldsStart, fieldsEnd, facets, categories: texts(categoryCount), offerLocations: texts(offerLocationCount) };
   }
   return entries;
 }
@@ -133,13 +129,11 @@ export class PreparedBatch {
         problems.push(entry.problem);
         return;
       }
-      const { offerEnds, facets, categories, offerLocations } = entry;
+      const { facets, categories, offerLocations } = entry;
       put(1);
       put(entry.available ? 1 : 0);
       put(entry.fieldsStart);
       put(entry.fieldsEnd);
-      put(offerEnds.length);
-      for (const end of offerEnds) put(end);
       put(facets === null ? -1 : facets.length);
       if (facets !== null) for (const number of facets) put(number);
       put(categories.length);
@@ -166,11 +160,6 @@ export class PreparedBatch {
     const fieldsStart = this.arena.length;
     writeFields(this.arena, prepared.fields);
     const fieldsEnd = this.arena.length;
-    const offerEnds: number[] = [];
-    for (const offer of prepared.offers) {
-      writeOfferFields(this.arena, offer);
-      offerEnds.push(this.arena.length);
-    }
     return (this.entries[position] = {
       ok: true,
       id: item.id,
@@ -179,7 +168,6 @@ export class PreparedBatch {
       offerLocations: (item.locations ?? []).map((offer) => offer.location),
       fieldsStart,
       fieldsEnd,
-      offerEnds,
       facets: this.tokens.encodeList(prepared.facets),
     });
   }
@@ -192,10 +180,5 @@ export class PreparedBatch {
   /** The entry's FIELD_COLUMNS fields (valid until the next prepare). */
   fields(entry: BatchEntry & { ok: true }): Buffer {
     return this.arena.written(entry.fieldsStart, entry.fieldsEnd);
-  }
-
-  /** The OFFER_COLUMNS fields of the entry's offer `i` (valid until the next prepare). */
-  offer(entry: BatchEntry & { ok: true }, i: number): Buffer {
-    return this.arena.written(i === 0 ? entry.fieldsEnd : entry.offerEnds[i - 1], entry.offerEnds[i]);
   }
 }

@@ -6,6 +6,7 @@ import type { FacetSource } from '@/lib/listing/facet-tokens';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, isoInstant } from './product-schema';
+import type { StoredOffer } from './stored-offers';
 
 // A product's columns as an item alone gives them (PreparedBatch writes these ahead), then
 // facet_values, which needs the shop's facet dictionary.
@@ -29,21 +30,20 @@ export const FIELD_COLUMNS = [
   'data',
   'model',
   'book',
+  'offers',
 ];
 export const PRODUCT_COLUMNS = [...FIELD_COLUMNS, 'facet_values'];
-export const OFFER_COLUMNS = ['product_id', 'location_id', 'price', 'oldprice', 'discount_percent', 'stock_quantity', 'data'];
 
 // The columns' types, for COPY's binary format (products and staging_products alike).
-const FIELD_TYPES: BinaryType[] = ['text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'text', 'text', 'text[]', 'text[]', 'int4', 'float8', 'float8', 'timestamptz', 'json', 'text', 'json'];
+const FIELD_TYPES: BinaryType[] = ['text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'text', 'text', 'text[]', 'text[]', 'int4', 'float8', 'float8', 'timestamptz', 'json', 'text', 'json', 'json'];
 const PRODUCT_TYPES: BinaryType[] = [...FIELD_TYPES, 'text'];
-const OFFER_TYPES: BinaryType[] = ['text', 'text', 'float8', 'float8', 'float8', 'int4', 'json'];
 
-/** An item's column values: FIELD_COLUMNS' (`fields`), the source of its facet tokens, OFFER_COLUMNS' of each offer. */
-export type Prepared = { id: string; fields: CopyValue[]; facets: FacetSource; available: boolean; offers: CopyValue[][] };
+/** An item's column values: FIELD_COLUMNS' (`fields`), the source of its facet tokens. */
+export type Prepared = { id: string; fields: CopyValue[]; facets: FacetSource; available: boolean };
 
 /**
  * An item as stored: columns for the readers, `data` as accepted, what its facet tokens are made
- * from (numbered in the shop's dictionary when written), one row per location offer. What it
+ * from (numbered in the shop's dictionary when written), its location offers. What it
  * gives for an item must stay a function of the item's text: a change here needs sent-items.ts's
  * DIGEST_VERSION bumped, or items re-sent unchanged keep their old rows.
  */
@@ -54,15 +54,16 @@ export function prepareItem(item: ItemInput, sentText?: string): Prepared {
   const data = dropped ? { ...item, params } : item;
   // The item's text as sent stands for `data` when they are the same JSON: no JSON.stringify.
   const dataText = sentText !== undefined && !dropped ? sentText : undefined;
-  // A location listed twice in one item: the last offer counts.
+  // A location listed twice in one item: the last offer counts (in the place of the first).
   const lastOffers = item.locations?.length ? new Map(item.locations.map((offer) => [offer.location, offer])) : undefined;
-  const offers = [...(lastOffers?.values() ?? [])].map((offer) => {
-    // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
-    const price = offer.price ?? item.price;
-    const oldprice = offer.oldprice ?? item.oldprice ?? null;
-    const { location: _location, ...rest } = offer;
-    return [item.id, offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null, { json: rest }];
-  });
+  const offers = lastOffers
+    ? [...lastOffers.values()].map((offer): StoredOffer => {
+        // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
+        const price = offer.price ?? item.price;
+        const oldprice = offer.oldprice ?? item.oldprice ?? null;
+        return [offer.location, price, oldprice, discountPercent(offer.discount_percent, price, oldprice), offer.stock_quantity ?? null];
+      })
+    : undefined;
   const created = item.creation_date ? isoInstant(item.creation_date) : null;
   return {
     id: item.id,
@@ -88,9 +89,9 @@ export function prepareItem(item: ItemInput, sentText?: string): Prepared {
       { json: data, text: dataText },
       item.model ?? null,
       item.book ? { json: item.book } : null,
+      offers ? { json: offers } : null,
     ],
     facets: { categories: item.categories, brand: item.brand, brand_picture: data.brand_picture, params, fashion: item.fashion },
-    offers,
   };
 }
 
@@ -122,9 +123,4 @@ export function writeFields(rows: BinaryRows, fields: CopyValue[]): void {
 /** Writes PRODUCT_COLUMNS' fields (not the row's field count). */
 export function writeProductFields(rows: BinaryRows, product: CopyValue[]): void {
   for (let i = 0; i < PRODUCT_TYPES.length; i++) rows.field(PRODUCT_TYPES[i], product[i]);
-}
-
-/** Writes a prepared offer's OFFER_COLUMNS fields (not the row's field count). */
-export function writeOfferFields(rows: BinaryRows, offer: CopyValue[]): void {
-  for (let i = 0; i < OFFER_TYPES.length; i++) rows.field(OFFER_TYPES[i], offer[i]);
 }

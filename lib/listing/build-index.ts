@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { storedOffers } from '@/lib/catalog/stored-offers';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
 import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
@@ -155,10 +156,12 @@ const PRODUCT_FIELDS = [
   "case when p.facet_values is null and p.facets is null then p.data::jsonb->>'brand_picture' end",
   "case when p.facet_values is null and p.facets is null then (p.data::jsonb->'params')::text end",
   "case when p.facet_values is null and p.facets is null then (p.data::jsonb->'fashion')::text end",
+  'p.offers',
 ];
-const OFFER_FIELDS = ['o.product_id', 'o.location_id', 'o.price', 'o.oldprice', 'o.discount_percent'];
+/** How many fields a row of productsCopy has. */
+export const PRODUCT_FIELD_COUNT = PRODUCT_FIELDS.length;
 const F_ID = 0, F_GROUP = 1, F_PRICE = 2, F_OLDPRICE = 3, F_DISCOUNT = 4, F_MERCHANTS = 5, F_RATING = 6, F_MARGIN = 7, F_SALES = 8, F_DATE = 9;
-const F_AVAILABLE = 10, F_VALUES = 11, F_TOKENS = 12, F_CATEGORIES = 13, F_BRAND = 14, F_PICTURE = 15, F_PARAMS = 16, F_FASHION = 17;
+const F_AVAILABLE = 10, F_VALUES = 11, F_TOKENS = 12, F_CATEGORIES = 13, F_BRAND = 14, F_PICTURE = 15, F_PARAMS = 16, F_FASHION = 17, F_OFFERS = 18;
 
 const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
 
@@ -265,7 +268,7 @@ export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
 
 /**
  * The index after `previous` from what changed since it: the documents of unchanged products are
- * replayed from `previous`, only changed products (and their offers) are read. Null when a full
+ * replayed from `previous`, only changed products are read. Null when a full
  * build is needed: the trees changed, `previous` cannot be replayed, or most products changed.
  */
 export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopIndex | null> {
@@ -282,19 +285,6 @@ export function productsCopy(shopId: string, stock: boolean | null, since: numbe
   const join = stock === null ? 'join product_state st on st.shop_id = p.shop_id and st.product_id = p.id' : '';
   const changed = since === null ? '' : `and p.version > ${Number(since)}`;
   return `copy (select ${fields.join(', ')} from products p ${join} where p.shop_id = ${literal(shopId)} ${changed}) to stdout (format binary)`;
-}
-
-/**
- * The COPY of a shop's offers (of products changed after `since`, when not null), in table order:
- * a product's are stored together (one import wrote them), so its load number is looked up once
- * (offers of one product apart would be looked up again: no harm).
- */
-export function offersCopy(shopId: string, since: number | null): string {
-  const source =
-    since === null
-      ? `product_offers o where o.shop_id = ${literal(shopId)}`
-      : `product_offers o join products p on p.shop_id = o.shop_id and p.id = o.product_id where o.shop_id = ${literal(shopId)} and p.version > ${Number(since)}`;
-  return `copy (select ${OFFER_FIELDS.join(', ')} from ${source}) to stdout (format binary)`;
 }
 
 async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Promise<ShopIndex | null> {
@@ -337,17 +327,11 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     }
     const replayed = performance.now();
     const since = previous ? previous.version : null;
-    const reader = new BinaryCopyReader(PRODUCT_FIELDS.length, (row) => builder.add(row));
+    const reader = new BinaryCopyReader(PRODUCT_FIELD_COUNT, (row) => builder.add(row));
     await drain(await tx.unsafe(productsCopy(shopId, assumed, since)).readable(), (chunk) => reader.push(chunk));
     reader.finish();
     const productsRead = performance.now();
-    // The offers are read while the postings are laid out aside (`finish`).
-    const readOffers = async () => {
-      const offerReader = new BinaryCopyReader(OFFER_FIELDS.length, (row) => builder.addOffer(row));
-      await drain(await tx.unsafe(offersCopy(shopId, since)).readable(), (chunk) => offerReader.push(chunk));
-      offerReader.finish();
-    };
-    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '', readOffers);
+    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
     index.buildMs = performance.now() - started;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
@@ -396,9 +380,8 @@ export class IndexBuilder {
   private textTokens = false;
   private merchantLoads = new Map<string, number[]>();
   // Offers as they arrive.
-  // The product of each offer: an index into offerProductIds (a product's offers come together).
-  private offerProductOf = new IntList();
-  private offerProductIds: string[] = [];
+  // The load number of each offer's product.
+  private offerLoads = new IntList();
   private offerLocation = new IntList();
   private offerPrice = new FloatList();
   private offerOldprice = new FloatList();
@@ -525,6 +508,11 @@ export class IndexBuilder {
     else this.readWithoutNumbers(row);
     this.tokenTo.push(this.tokenNumbers.length);
 
+    if (!isNull(row, F_OFFERS)) {
+      for (const [location, price, oldprice, discount] of storedOffers(text(row, F_OFFERS))) {
+        this.pushOffer(load, this.locationNumber(location), price, oldprice ?? NaN, discount);
+      }
+    }
     if (isNull(row, F_MERCHANTS)) return;
     for (const merchant of JSON.parse(text(row, F_MERCHANTS)) as string[]) this.addMerchant(foldCase(merchant), load);
   }
@@ -668,32 +656,8 @@ export class IndexBuilder {
     this.slotNumber[slot] = number;
   }
 
-  /** An offer as it arrives; its product's load number is found after the ids are sorted. */
-  private lastOfferProduct = Buffer.alloc(0);
-  // Offers' location numbers by the bytes of their ids (no string per offer).
-  private locationBytes = new BytesTable();
-
-  addOffer(row: BinaryRow): void {
-    // The product id is decoded only when it differs from the last offer's (compared as bytes).
-    const { bytes } = row;
-    const from = row.start[0];
-    const length = row.length[0];
-    const last = this.lastOfferProduct;
-    let same = length === last.length && this.offerProductIds.length > 0;
-    for (let i = 0; same && i < length; i++) same = bytes[from + i] === last[i];
-    if (!same) {
-      this.offerProductIds.push(text(row, 0));
-      this.lastOfferProduct = Buffer.from(bytes.subarray(from, from + length));
-    }
-    const at = row.start[1];
-    let location = this.locationBytes.get(bytes, at, at + row.length[1]);
-    if (location < 0) this.locationBytes.set(bytes, at, at + row.length[1], (location = this.locationNumber(text(row, 1))));
-    this.pushOffer(this.offerProductIds.length - 1, location, float8(row, 2), float8OrNaN(row, 3), float8(row, 4));
-  }
-
-  /** `product`: an index into offerProductIds, or -1 - the load number when it is known. */
-  private pushOffer(product: number, location: number, price: number, oldprice: number, discount: number): void {
-    this.offerProductOf.push(product);
+  private pushOffer(load: number, location: number, price: number, oldprice: number, discount: number): void {
+    this.offerLoads.push(load);
     this.offerLocation.push(location);
     this.offerPrice.push(price);
     this.offerOldprice.push(oldprice);
@@ -734,7 +698,7 @@ export class IndexBuilder {
     const offers = previous.offerLocation.length;
     for (const [list, size] of [
       ...[this.price, this.oldprice, this.discount, this.salesRate, this.date, this.priceMargin, this.rating, this.groups, this.availableLoads, this.tokenFrom, this.tokenTo].map((list) => [list, previous.n] as const),
-      ...[this.offerProductOf, this.offerLocation, this.offerPrice, this.offerOldprice, this.offerDiscount].map((list) => [list, offers] as const),
+      ...[this.offerLoads, this.offerLocation, this.offerPrice, this.offerOldprice, this.offerDiscount].map((list) => [list, offers] as const),
     ]) {
       list.reserve(size);
       await yieldToEventLoop();
@@ -762,7 +726,7 @@ export class IndexBuilder {
       for (let o = previous.rankOfferOffsets[rank]; o < previous.rankOfferOffsets[rank + 1]; o++) {
         const location = previous.offerLocation[o];
         if (locationOf[location] < 0) locationOf[location] = this.locationNumber(previous.locations[location].id);
-        this.pushOffer(-1 - load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
+        this.pushOffer(load, locationOf[location], previous.offerPrice[o], previous.offerOldprice[o], previous.offerDiscount[o]);
       }
     }
     // Then the dictionary numbers, in group order (as the postings are laid out, so their layout
@@ -883,11 +847,8 @@ export class IndexBuilder {
     return renumber;
   }
 
-  /**
-   * The index. `readOffers` brings the offers in (addOffer) while the postings are laid out aside.
-   * Gives the event loop a turn between its steps (queries go on meanwhile).
-   */
-  async finish(version: number, treeFingerprint: string, readOffers: () => Promise<void>): Promise<ShopIndex> {
+  /** The index. Gives the event loop a turn between its steps (queries go on meanwhile). */
+  async finish(version: number, treeFingerprint: string): Promise<ShopIndex> {
     const n = this.ids.length;
     const loadIds = this.ids;
     // Where the layout's time goes, for the log (`buildSteps`).
@@ -1006,8 +967,6 @@ export class IndexBuilder {
     const dimValues = new Int32Array(dimCount + 1);
     for (let value = 0; value < valueCount; value++) dimValues[valueDim[value] + 1]++;
     for (let dim = 0; dim < dimCount; dim++) dimValues[dim + 1] += dimValues[dim];
-    await readOffers();
-    step('offers read');
 
     // A product's load number by binary search over the sorted ids (a map of every id took ~1 s
     // of a 1,000,000-product build in a profile); -1 when it is not in the snapshot.
@@ -1035,21 +994,8 @@ export class IndexBuilder {
       this.stockExceptions = null;
     }
 
-    // Each offer's product; an offer whose product is not in the snapshot (none should be) is left out.
-    const productLoad = new Int32Array(this.offerProductIds.length);
-    this.offerProductIds.forEach((id, k) => (productLoad[k] = loadOfId(id)));
-    this.offerProductIds = [];
-    await yieldToEventLoop();
-    const arrivals = this.offerProductOf.length;
-    const offerProductOf = this.offerProductOf.view();
-    const offerLoad = new Int32Array(arrivals);
-    let offerCount = 0;
-    for (let o = 0; o < arrivals; o++) {
-      const product = offerProductOf[o];
-      offerLoad[o] = product >= 0 ? productLoad[product] : -1 - product;
-      if (offerLoad[o] >= 0) offerCount++;
-    }
-    await yieldToEventLoop();
+    const offerLoad = this.offerLoads.view();
+    const offerCount = offerLoad.length;
     // Locations compared by their ids' order, as numbers.
     const locationRank = new Int32Array(this.locations.length);
     Array.from(this.locations.keys())
@@ -1058,17 +1004,17 @@ export class IndexBuilder {
 
     // Offers per document in group order, each document's sorted by location id (ties in prices go
     // to the lowest).
-    const offerRankOfArrival = new Int32Array(arrivals);
-    for (let o = 0; o < arrivals; o++) offerRankOfArrival[o] = offerLoad[o] >= 0 ? groupRank[docOfLoad[offerLoad[o]]] : -1;
+    const offerRankOfArrival = new Int32Array(offerCount);
+    for (let o = 0; o < offerCount; o++) offerRankOfArrival[o] = groupRank[docOfLoad[offerLoad[o]]];
     await yieldToEventLoop();
     const rankOfferOffsets = new Int32Array(n + 1);
-    for (let o = 0; o < arrivals; o++) if (offerRankOfArrival[o] >= 0) rankOfferOffsets[offerRankOfArrival[o] + 1]++;
+    for (let o = 0; o < offerCount; o++) rankOfferOffsets[offerRankOfArrival[o] + 1]++;
     for (let rank = 0; rank < n; rank++) rankOfferOffsets[rank + 1] += rankOfferOffsets[rank];
     const placed = new Int32Array(offerCount); // position → arriving offer
     const next = rankOfferOffsets.slice(0, n);
     await yieldToEventLoop();
-    for (let o = 0; o < arrivals; o++) {
-      if (offerRankOfArrival[o] >= 0) placed[next[offerRankOfArrival[o]]++] = o;
+    for (let o = 0; o < offerCount; o++) {
+      placed[next[offerRankOfArrival[o]]++] = o;
       if ((o & 0x3ffff) === 0x3ffff) await yieldToEventLoop();
     }
     const arrivingLocation = this.offerLocation.view();

@@ -1,3 +1,4 @@
+import { storedOffers } from '@/lib/catalog/stored-offers';
 import { keepCompressed } from '@/lib/http/gzip-chunks';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
@@ -83,10 +84,15 @@ function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], or
 
 async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; location: string }[]): Promise<Map<string, number | null>> {
   if (pairs.length === 0) return new Map();
-  const rows = await ctx.sql<{ id: string; location: string; stock: number | null }[]>`
-    select product_id as id, location_id as location, stock_quantity as stock from product_offers
-     where shop_id = ${shopId} and (product_id, location_id) in (select * from unnest(${pairs.map((p) => p.id)}::text[], ${pairs.map((p) => p.location)}::text[]))`;
-  return new Map(rows.map((row) => [`${row.id}\u0000${row.location}`, row.stock]));
+  const rows = await ctx.sql<{ id: string; offers: string | null }[]>`
+    select id, offers from products where shop_id = ${shopId} and id = any(${pairs.map((p) => p.id)}::text[])`;
+  const offers = new Map(rows.map((row) => [row.id, storedOffers(row.offers)]));
+  const stock = new Map<string, number | null>();
+  for (const { id, location } of pairs) {
+    const offer = offers.get(id)?.find(([at]) => at === location);
+    if (offer) stock.set(`${id}\u0000${location}`, offer[4]);
+  }
+  return stock;
 }
 
 /** Category links with `recommended_by=listing`, made once per index version. */

@@ -42,3 +42,11 @@ export function appliedImports(sql: () => Sql) {
     availability: (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => applyAvailability(tx, shopId, mode, ids)),
   };
 }
+
+/** A shop's stored location offers (`products.offers`), a row each, by product and location id. */
+export function offerRows(sql: Sql, shopId: string) {
+  return sql<{ product_id: string; location_id: string; price: number; oldprice: number | null; discount_percent: number; stock_quantity: number | null }[]>`
+    select p.id as product_id, e->>0 as location_id, (e->>1)::float8 as price, (e->>2)::float8 as oldprice, (e->>3)::float8 as discount_percent, (e->>4)::int as stock_quantity
+      from products p cross join jsonb_array_elements(p.offers::jsonb) e
+     where p.shop_id = ${shopId} order by p.id, e->>0`;
+}

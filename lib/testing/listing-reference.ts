@@ -29,16 +29,17 @@ type Node = { id: string; name: string; parent: string | null };
 export type ReferenceCatalog = { products: Product[]; categories: Map<string, Node>; locations: Map<string, Node> };
 
 export async function loadReferenceCatalog(sql: Sql, shopId: string): Promise<ReferenceCatalog> {
-  const products = await sql<Omit<Product, 'offers'>[]>`
+  // Offers are [location_id, price, oldprice, discount_percent, stock_quantity] in `products.offers`.
+  const products = await sql<Product[]>`
     select p.id, p.group_id, p.price, p.oldprice, p.discount_percent, p.brand, p.merchants, p.categories, p.rating, p.price_margin,
-           p.sales_rate, (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.data::jsonb as data
+           p.sales_rate, (extract(epoch from coalesce(p.creation_date, p.first_added_at)) * 1000)::float8 as date, st.available, p.data::jsonb as data,
+           coalesce((select json_agg(json_build_object('location', e->>0, 'price', (e->>1)::float8, 'oldprice', (e->>2)::float8, 'discount', (e->>3)::float8))
+                       from jsonb_array_elements(p.offers::jsonb) e), '[]') as offers
       from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id where p.shop_id = ${shopId}`;
-  const offers = await sql<(Offer & { product_id: string })[]>`
-    select product_id, location_id as location, price, oldprice, discount_percent as discount from product_offers where shop_id = ${shopId}`;
   const categories = await sql<Node[]>`select id, name, parent from categories where shop_id = ${shopId}`;
   const locations = await sql<Node[]>`select id, name, parent from locations where shop_id = ${shopId}`;
   return {
-    products: products.map((p) => ({ ...p, offers: offers.filter((o) => o.product_id === p.id) })),
+    products,
     categories: new Map(categories.map((c) => [c.id, c])),
     locations: new Map(locations.map((l) => [l.id, l])),
   };
