@@ -34,7 +34,8 @@ export type BatchParts = {
   // A Buffer, or the Uint8Array a thread's copy of one becomes.
   arena: Uint8Array;
   // For each item prepared, by position: its position, then 0 when rejected, else 1,
-  // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the number of categories, the number of offer locations.
+  // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the
+  // number of categories, the number of offer locations.
   numbers: Int32Array;
   // The id, categories and offer locations of each accepted item, one after another.
   strings: string;
