@@ -207,7 +207,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       if (slice.due()) yield TURN;
       continue;
     }
-    const item = plan.batch.entry(position) ?? plan.batch.prepare(position, items.value(position), () => items.text(position));
+    const item = plan.batch.entry(position) ?? plan.batch.prepareFrom(items, position);
     if (!item.ok) {
       outcome.reject(item.problem);
       continue;

@@ -279,19 +279,46 @@ export class BinaryRows {
     this.used += 4 + written;
   }
 
-  // One dimension from 1, no NULL elements; an empty array has no dimension.
-  private textArray(values: string[]): void {
+  /**
+   * One text field from bytes already UTF-8 without NUL (an item's text, checked): what
+   * field('text', the decoded string) writes.
+   */
+  textBytes(source: Buffer, start: number, end: number): void {
+    const length = end - start;
+    this.reserve(4 + length);
+    const buffer = this.buffer;
+    buffer.writeInt32BE(length, this.used);
+    this.used += 4;
+    if (length > 32) source.copy(buffer, this.used, start, end);
+    else for (let i = 0; i < length; i++) buffer[this.used + i] = source[start + i];
+    this.used += length;
+  }
+
+  /** One text[] field of such strings, by the first `count` numbers of `spans`: [start, end) pairs. */
+  textBytesArray(source: Buffer, spans: readonly number[], count: number): void {
+    const start = this.arrayHeader(count / 2);
+    for (let i = 0; i < count; i += 2) this.textBytes(source, spans[i], spans[i + 1]);
+    this.buffer.writeInt32BE(this.used - start - 4, start);
+  }
+
+  /** An array's length and header (one dimension from 1, no NULL elements; an empty array has no dimension): where it starts. */
+  private arrayHeader(count: number): number {
     const start = this.used;
     this.reserve(24);
-    this.buffer.writeInt32BE(values.length === 0 ? 0 : 1, start + 4);
+    this.buffer.writeInt32BE(count === 0 ? 0 : 1, start + 4);
     this.buffer.writeInt32BE(0, start + 8);
     this.buffer.writeInt32BE(TEXT_OID, start + 12);
     this.used += 16;
-    if (values.length > 0) {
-      this.buffer.writeInt32BE(values.length, start + 16);
+    if (count > 0) {
+      this.buffer.writeInt32BE(count, start + 16);
       this.buffer.writeInt32BE(1, start + 20);
       this.used += 8;
     }
+    return start;
+  }
+
+  private textArray(values: string[]): void {
+    const start = this.arrayHeader(values.length);
     for (const element of values) this.text(element);
     this.buffer.writeInt32BE(this.used - start - 4, start);
   }

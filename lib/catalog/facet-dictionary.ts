@@ -53,11 +53,21 @@ export class TokenNumbers implements FacetVisitor {
 
   /** The product's tokens' numbers in order, or null when one holds a NUL (PostgreSQL text cannot). */
   encodeList(source: FacetSource): number[] | null {
-    this.list = [];
-    this.storable = true;
+    this.startList();
     // This object is the visitor: no closures made per product (under tsx each closure made also
     // costs a call naming it, ~1 µs).
     visitFacetTokens(source, this);
+    return this.finishList();
+  }
+
+  /** Starts a product's list, for a caller visiting its tokens itself (simple and param calls follow). */
+  startList(): void {
+    this.list = [];
+    this.storable = true;
+  }
+
+  /** The list started: encodeList's answer. */
+  finishList(): number[] | null {
     return this.storable ? this.list : null;
   }
 

@@ -149,7 +149,7 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
     const slice = new TimeSlice(1, 4);
     for (let position = 0; position < items.count && !stopped; position++) {
       items.digest(position);
-      if (!unchanged(position)) batch.prepare(position, items.value(position), () => items.text(position));
+      if (!unchanged(position)) batch.prepareFrom(items, position);
       if (slice.due()) await yieldToEventLoop();
     }
   })().catch(() => {

@@ -11,10 +11,7 @@ parentPort?.on('message', ({ id, body, spans, positions, bytes }: PrepareTask) =
   try {
     const bodyBytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     const batch = new PreparedBatch(bytes);
-    for (const position of positions) {
-      const text = bodyBytes.toString('utf8', spans[2 * position], spans[2 * position + 1]);
-      batch.prepare(position, JSON.parse(text), () => text);
-    }
+    for (const position of positions) batch.prepareSent(position, bodyBytes, spans[2 * position], spans[2 * position + 1]);
     const parts = batch.parts();
     // A buffer of its own (larger than Node's pool of small buffers) is moved whole; a small one is copied.
     const own = parts.arena.byteOffset === 0 && parts.arena.buffer.byteLength > Buffer.poolSize;

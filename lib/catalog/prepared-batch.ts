@@ -1,7 +1,9 @@
 import type { ImportProblem } from '@/db/schema';
 import { BinaryRows } from './copy-rows';
 import { TokenNumbers } from './facet-dictionary';
+import { readItem } from './item-bytes';
 import { validateAndPrepare, writeFields } from './prepared-items';
+import type { SentItems } from './sent-items';
 
 // An import's items validated and written as COPY fields, by a function of each item's text
 // alone: nothing here depends on what the catalog holds. The applier can therefore prepare the
@@ -171,6 +173,27 @@ export class PreparedBatch {
       fieldsEnd,
       facets: this.tokens.encodeList(prepared.facets),
     });
+  }
+
+  /**
+   * Prepares the item whose JSON text is body[start, end) (an element of a body scanJson
+   * accepted): read from its bytes when it is the common case, else parsed and checked.
+   */
+  prepareSent(position: number, body: Buffer, start: number, end: number): BatchEntry {
+    const fieldsStart = this.arena.length;
+    const read = readItem(body, start, end, this.arena, this.tokens);
+    if (read === undefined) {
+      const text = body.toString('utf8', start, end);
+      return this.prepare(position, JSON.parse(text), () => text);
+    }
+    return (this.entries[position] = { ok: true, ...read, fieldsStart, fieldsEnd: this.arena.length });
+  }
+
+  /** Prepares the item at `position` of `items`: from its bytes when they are known. */
+  prepareFrom(items: SentItems, position: number): BatchEntry {
+    const source = items.source;
+    if (source === undefined) return this.prepare(position, items.value(position), () => items.text(position));
+    return this.prepareSent(position, source.body, source.spans[2 * position], source.spans[2 * position + 1]);
   }
 
   /** The text of the batch's token `number`. */

@@ -1,0 +1,992 @@
+import { isUtf8 } from 'node:buffer';
+import type { BinaryRows } from './copy-rows';
+import type { TokenNumbers } from './facet-dictionary';
+import { discountPercent, isoInstant, NICHE_SECTIONS } from './product-schema';
+
+// An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
+// JSON.parse, the plain checks (fast-item.ts), prepareItem and writeFields give together, without
+// making the item's objects (JSON.parse alone took ~9 µs of the ~22 an item cost, and the
+// collector more). It takes only the common case: an item the plain checks accept exactly as
+// sent, its text stored as `data` byte for byte (no escape, no tab or line break). Anything else
+// it declines before writing a byte, and the caller parses the item (PreparedBatch.prepareSent).
+// prepared-batch.test.ts holds it to that path's output on generated items and texts.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const SPACE = 0x20;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+const LOWER_T = 0x74;
+const LOWER_F = 0x66;
+const LOWER_N = 0x6e;
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** Thrown to decline an item (never seen outside this file): no stack is made for it. */
+const DECLINE = { declined: true };
+function decline(): never {
+  throw DECLINE;
+}
+
+/**
+ * Strings by their UTF-8 bytes, made once: a catalog repeats its keys, category and location
+ * ids, param names and values. Bounded; forgets all when full.
+ */
+class ByteStrings {
+  private table = new Int32Array(1 << 15);
+  private hashes: number[] = [];
+  private starts: number[] = [];
+  private lengths: number[] = [];
+  private strings: string[] = [];
+  private pool = Buffer.allocUnsafe(1 << 19);
+  private used = 0;
+
+  static readonly LONGEST = 96;
+
+  constructor(private readonly make: (bytes: Buffer, start: number, end: number) => string) {}
+
+  get(bytes: Buffer, start: number, end: number): string {
+    const length = end - start;
+    if (length > ByteStrings.LONGEST) return this.make(bytes, start, end);
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+    const mask = this.table.length - 1;
+    let slot = hash & mask;
+    for (let entry = this.table[slot]; entry !== 0; entry = this.table[slot]) {
+      const k = entry - 1;
+      if (this.hashes[k] === hash && this.lengths[k] === length && this.same(bytes, start, this.starts[k], length)) return this.strings[k];
+      slot = (slot + 1) & mask;
+    }
+    const text = this.make(bytes, start, end);
+    if (this.strings.length >= this.table.length >> 1 || this.used + length > this.pool.length) {
+      this.clear();
+      slot = hash & mask;
+    }
+    bytes.copy(this.pool, this.used, start, end);
+    this.table[slot] = this.strings.length + 1;
+    this.hashes.push(hash);
+    this.starts.push(this.used);
+    this.lengths.push(length);
+    this.strings.push(text);
+    this.used += length;
+    return text;
+  }
+
+  private same(bytes: Buffer, start: number, at: number, length: number): boolean {
+    const pool = this.pool;
+    for (let i = 0; i < length; i++) if (bytes[start + i] !== pool[at + i]) return false;
+    return true;
+  }
+
+  private clear(): void {
+    this.table.fill(0);
+    this.hashes = [];
+    this.starts = [];
+    this.lengths = [];
+    this.strings = [];
+    this.used = 0;
+  }
+}
+
+/** The keys the reader knows, found by their bytes: a number each, -1 for any other key. */
+class KeyTable {
+  private readonly slots = new Int16Array(1024).fill(-1);
+  private readonly bytes: Buffer[];
+
+  constructor(names: readonly string[]) {
+    this.bytes = names.map((name) => Buffer.from(name));
+    this.bytes.forEach((bytes, id) => {
+      let slot = KeyTable.slotOf(bytes, 0, bytes.length);
+      while (this.slots[slot] >= 0) slot = (slot + 1) & 1023;
+      this.slots[slot] = id;
+    });
+  }
+
+  private static slotOf(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    return (length * 31 + bytes[start] * 7 + bytes[end - 1] * 13 + bytes[start + (length >> 1)]) & 1023;
+  }
+
+  find(bytes: Buffer, start: number, end: number): number {
+    const length = end - start;
+    if (length === 0 || length > 32) return -1;
+    for (let slot = KeyTable.slotOf(bytes, start, end); ; slot = (slot + 1) & 1023) {
+      const id = this.slots[slot];
+      if (id < 0) return -1;
+      const known = this.bytes[id];
+      if (known.length !== length) continue;
+      let i = 0;
+      while (i < length && known[i] === bytes[start + i]) i++;
+      if (i === length) return id;
+    }
+  }
+}
+
+// Powers of ten a double holds exactly.
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+// The reader's place: the body, the byte at, the last string's content [textStart, textEnd),
+// the last number's value, and whether a string held a byte past ASCII.
+let b: Buffer = Buffer.alloc(0);
+let at = 0;
+let textStart = 0;
+let textEnd = 0;
+let value = 0;
+let wide = 0;
+
+/** Skips spaces; a tab or line break between tokens is declined (the text is not stored as it is). */
+function space(): void {
+  let byte = b[at];
+  while (byte === SPACE) byte = b[++at];
+  if (byte === 0x09 || byte === 0x0a || byte === 0x0d) decline();
+}
+
+/** After a member or element: true when another follows (its comma and spaces passed). */
+function more(): boolean {
+  space();
+  if (b[at] !== COMMA) {
+    at++;
+    return false;
+  }
+  at++;
+  space();
+  return true;
+}
+
+/** Opens an object or array at `at` (its first byte checked by the caller): false when empty. */
+function open(close: number): boolean {
+  at++;
+  space();
+  if (b[at] !== close) return true;
+  at++;
+  return false;
+}
+
+/** The string at `at` (its quote), its content to [textStart, textEnd); an escape is declined. */
+function text(): void {
+  textStart = ++at;
+  let byte = b[at];
+  let bits = 0;
+  while (byte !== QUOTE) {
+    if (byte === BACKSLASH) decline();
+    bits |= byte;
+    byte = b[++at];
+  }
+  wide |= bits;
+  textEnd = at++;
+}
+
+/** A key (its KEY_NAMES number, -1 for another) and its colon, the value's first byte at `at`. */
+function key(): number {
+  if (b[at] !== QUOTE) decline();
+  text();
+  const name = keys.find(b, textStart, textEnd);
+  space();
+  at++;
+  space();
+  return name;
+}
+
+/** The number at `at` to `value`: exactly as JSON.parse reads it. */
+function number(): void {
+  const start = at;
+  const negative = b[at] === MINUS;
+  if (negative) at++;
+  let mantissa = 0;
+  let digits = 0;
+  let scale = 0;
+  let byte = b[at];
+  while (byte >= ZERO && byte <= NINE) {
+    mantissa = mantissa * 10 + (byte - ZERO);
+    digits++;
+    byte = b[++at];
+  }
+  if (byte === DOT) {
+    byte = b[++at];
+    while (byte >= ZERO && byte <= NINE) {
+      mantissa = mantissa * 10 + (byte - ZERO);
+      digits++;
+      scale++;
+      byte = b[++at];
+    }
+  }
+  if (byte === LOWER_E || byte === UPPER_E) {
+    byte = b[++at];
+    if (byte === PLUS || byte === MINUS) byte = b[++at];
+    while (byte >= ZERO && byte <= NINE) byte = b[++at];
+    value = Number(b.toString('latin1', start, at));
+    return;
+  }
+  // Up to 15 digits the mantissa and the power of ten are exact, and one correctly rounded
+  // division gives the double nearest the decimal, as JSON.parse does.
+  if (digits > 15) {
+    value = Number(b.toString('latin1', start, at));
+    return;
+  }
+  value = scale === 0 ? mantissa : mantissa / POW10[scale];
+  if (negative) value = -value;
+}
+
+/** Whether the value at `at` is null (and passes it). */
+function isNull(): boolean {
+  if (b[at] !== LOWER_N) return false;
+  at += 4;
+  return true;
+}
+
+/** A Boolean at `at` to `value` (1 or 0), else declined. */
+function flag(): void {
+  const byte = b[at];
+  if (byte === LOWER_T) {
+    value = 1;
+    at += 4;
+  } else if (byte === LOWER_F) {
+    value = 0;
+    at += 5;
+  } else decline();
+}
+
+function isNumberStart(byte: number): boolean {
+  return byte === MINUS || (byte >= ZERO && byte <= NINE);
+}
+
+/** A finite number at `at` to `value`, else declined. */
+function finite(): void {
+  if (!isNumberStart(b[at])) decline();
+  number();
+  if (!Number.isFinite(value)) decline();
+}
+
+function int32(): void {
+  finite();
+  if (!Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) decline();
+}
+
+/** Any value, passed over (strings still checked for escapes, space for tabs and breaks). */
+function skip(): void {
+  const byte = b[at];
+  if (byte === QUOTE) return text();
+  if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+    let depth = 0;
+    for (;;) {
+      const next = b[at];
+      if (next === QUOTE) {
+        text();
+        continue;
+      }
+      if (next === OPEN_BRACE || next === OPEN_BRACKET) depth++;
+      else if (next === CLOSE_BRACE || next === CLOSE_BRACKET) {
+        if (--depth === 0) {
+          at++;
+          return;
+        }
+      } else if (next === 0x09 || next === 0x0a || next === 0x0d) decline();
+      at++;
+    }
+  }
+  if (byte === LOWER_T || byte === LOWER_N) at += 4;
+  else if (byte === LOWER_F) at += 5;
+  else number();
+}
+
+/** A string (else declined), its content at [textStart, textEnd). */
+function string(): void {
+  if (b[at] !== QUOTE) decline();
+  text();
+}
+
+/** An array of strings (else declined), each passed to `each` with its content at [textStart, textEnd). */
+function strings(each?: () => void): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do {
+    string();
+    each?.();
+  } while (more());
+}
+
+/** The content [textStart, textEnd) as a string, from the shared strings. */
+function shared(): string {
+  return values.get(b, textStart, textEnd);
+}
+
+/** The first and last bytes are ASCII other than space: String.prototype.trim would not change it. */
+function trimmed(): boolean {
+  if (textEnd === textStart) return false;
+  const first = b[textStart];
+  const last = b[textEnd - 1];
+  return first > SPACE && first < 0x7f && last > SPACE && last < 0x7f;
+}
+
+const decode = (bytes: Buffer, start: number, end: number) => bytes.toString('utf8', start, end);
+const values = new ByteStrings(decode);
+// A param value or size sent as a number: its key (valueKeyOf).
+const numberKeys = new ByteStrings((_bytes, start) => {
+  const saved = at;
+  at = start;
+  number();
+  at = saved;
+  return String(value);
+});
+
+// What each member of an item does; the index is its place in `seen`.
+const MEMBERS = [
+  ['id', 'id'],
+  ['available', 'available'],
+  ['categories', 'categories'],
+  ['picture', 'picture'],
+  ['name', 'name'],
+  ['price', 'price'],
+  ['url', 'url'],
+  ['oldprice', 'oldprice'],
+  ['currency', 'currency'],
+  ['params', 'params'],
+  ['group_id', 'group_id'],
+  ['brand', 'brand'],
+  ['brand_picture', 'brand_picture'],
+  ['model', 'model'],
+  ['merchant', 'merchant'],
+  ['stock_quantity', 'stock_quantity'],
+  ['discount_percent', 'discount_percent'],
+  ['rating', 'rating'],
+  ['price_margin', 'price_margin'],
+  ['creation_date', 'creation_date'],
+  ['locations', 'locations'],
+  ['fashion', 'fashion'],
+  ['date', 'date'],
+  ['seasonality', 'seasonality'],
+  ['gift', 'gift'],
+  ['installment', 'int'],
+  ['price_with_promocode', 'number'],
+  ...['type_prefix', 'vendor_code', 'barcode', 'description', 'promocode', 'deeplink_android', 'deeplink_ios', 'leftovers'].map((name) => [name, 'text']),
+  ...['bonuses_accrual_allowed', 'bonuses_spending_allowed', 'discounts_allowed', 'is_new', 'is_child', 'is_fashion', 'ignored'].map((name) => [name, 'flag']),
+  ...['tags', 'accessories', 'customer_recommendations'].map((name) => [name, 'texts']),
+  ...NICHE_SECTIONS.filter((name) => name !== 'fashion').map((name) => [name, 'niche']),
+] as const;
+type Kind = (typeof MEMBERS)[number][1];
+const MEMBER_INDEX = new Map<string, number>(MEMBERS.map(([name], index) => [name, index]));
+
+// Every key the reader acts on: an item's, a param's, an offer's, fashion's and a colour's.
+const KEY_NAMES = [
+  ...new Set([
+    ...MEMBERS.map(([name]) => name),
+    ...['name', 'value', 'unit', 'priority', 'searchable'],
+    ...['location', 'price', 'oldprice', 'merchant', 'stock_quantity', 'sizes', 'weight', 'delivery_types', 'discount_percent'],
+    ...['gender', 'type', 'feature', 'sizes', 'colors', 'color', 'picture'],
+    '__proto__',
+  ]),
+];
+const keys = new KeyTable(KEY_NAMES);
+const KEY = (name: string): number => KEY_NAMES.indexOf(name);
+const [K_NAME, K_VALUE, K_UNIT, K_PRIORITY, K_SEARCHABLE] = ['name', 'value', 'unit', 'priority', 'searchable'].map(KEY);
+const [K_LOCATION, K_PRICE, K_OLDPRICE, K_MERCHANT, K_STOCK, K_SIZES, K_WEIGHT, K_DELIVERY, K_DISCOUNT] = ['location', 'price', 'oldprice', 'merchant', 'stock_quantity', 'sizes', 'weight', 'delivery_types', 'discount_percent'].map(KEY);
+const [K_GENDER, K_TYPE, K_FEATURE, K_COLORS, K_COLOR, K_PICTURE, K_PROTO] = ['gender', 'type', 'feature', 'colors', 'color', 'picture', '__proto__'].map(KEY);
+// An item's member by key number, -1 for a key it passes over.
+const MEMBER_OF_KEY = Int16Array.from(KEY_NAMES, (name) => MEMBER_INDEX.get(name) ?? -1);
+const MEMBER_KIND: Kind[] = MEMBERS.map(([, kind]) => kind);
+const REQUIRED = ['id', 'categories', 'picture', 'name', 'price', 'url'].map((name) => MEMBER_INDEX.get(name)!);
+
+// The item being read. Spans are content [start, end), start -1 when absent or null; numbers NaN.
+// Lists are reused from item to item, with their counts (setting an array's length is slow).
+const seen = new Int32Array(MEMBERS.length);
+let serial = 0;
+let id = '';
+let idStart = 0;
+let idEnd = 0;
+let available = true;
+let categories: string[] = [];
+const categorySpans: number[] = [];
+let categorySpanCount = 0;
+let nameStart = 0;
+let nameEnd = 0;
+let urlStart = 0;
+let urlEnd = 0;
+let pictureStart = 0;
+let pictureEnd = 0;
+let groupStart = -1;
+let groupEnd = 0;
+let currencyStart = -1;
+let currencyEnd = 0;
+let brandStart = -1;
+let brandEnd = 0;
+let brandPictureStart = -1;
+let brandPictureEnd = 0;
+let modelStart = -1;
+let modelEnd = 0;
+let hasMerchants = false;
+const merchantSpans: number[] = [];
+let merchantSpanCount = 0;
+let price = 0;
+let oldprice = NaN;
+let discount = NaN;
+let stock = NaN;
+let rating = NaN;
+let margin = NaN;
+let created: string | null = null;
+// Offers: their locations (every one, in order) and values.
+let offerLocations: string[] = [];
+const offerPrice: number[] = [];
+const offerOldprice: number[] = [];
+const offerDiscount: number[] = [];
+const offerStock: number[] = [];
+// Facet sources: colours, sizes, and params (name, priority, where their keys start in paramKeys).
+const colors: string[] = [];
+let colorCount = 0;
+const sizes: string[] = [];
+let sizeCount = 0;
+const paramNames: string[] = [];
+const paramPriorities: (number | '')[] = [];
+const paramKeyStarts: number[] = [];
+let paramCount = 0;
+const paramKeys: string[] = [];
+let paramKeyCount = 0;
+
+function startItem(): void {
+  serial++;
+  wide = 0;
+  available = true;
+  categories = [];
+  categorySpanCount = 0;
+  groupStart = currencyStart = brandStart = brandPictureStart = modelStart = -1;
+  hasMerchants = false;
+  oldprice = discount = stock = rating = margin = NaN;
+  created = null;
+  offerLocations = [];
+  colorCount = sizeCount = paramCount = paramKeyCount = 0;
+}
+
+/** A string or null (else declined): its content span, or start -1. */
+function optionalText(): void {
+  if (isNull()) {
+    textStart = -1;
+    return;
+  }
+  string();
+}
+
+function optional(read: () => void): void {
+  if (!isNull()) read();
+}
+
+function positive(): void {
+  finite();
+  if (!(value > 0)) decline();
+}
+
+function category(): void {
+  const name = shared();
+  if (name.trim() === '') decline();
+  categories.push(name);
+  categorySpans[categorySpanCount++] = textStart;
+  categorySpans[categorySpanCount++] = textEnd;
+}
+
+function merchant(): void {
+  merchantSpans[merchantSpanCount++] = textStart;
+  merchantSpans[merchantSpanCount++] = textEnd;
+}
+
+function member(index: number): void {
+  switch (MEMBER_KIND[index]) {
+    case 'id':
+      string();
+      id = b.toString('utf8', textStart, textEnd);
+      idStart = textStart;
+      idEnd = textEnd;
+      if (id.length < 1 || id.length > 64 || id.trim() !== id) decline();
+      return;
+    case 'available':
+      if (isNull()) return;
+      flag();
+      available = value === 1;
+      return;
+    case 'categories':
+      return strings(category);
+    case 'picture':
+      string();
+      // At most 500 UTF-16 units: a string has no more units than UTF-8 bytes.
+      if (textEnd === textStart || textEnd - textStart > 500) decline();
+      pictureStart = textStart;
+      pictureEnd = textEnd;
+      return;
+    case 'name':
+      string();
+      if (!trimmed() || textEnd - textStart > 255) decline();
+      nameStart = textStart;
+      nameEnd = textEnd;
+      return;
+    case 'url':
+      string();
+      if (!trimmed()) decline();
+      urlStart = textStart;
+      urlEnd = textEnd;
+      return;
+    case 'price':
+      positive();
+      price = value;
+      return;
+    case 'oldprice':
+      if (isNull()) return;
+      positive();
+      oldprice = value;
+      return;
+    case 'currency':
+      optionalText();
+      currencyStart = textStart;
+      currencyEnd = textEnd;
+      return;
+    case 'group_id':
+      optionalText();
+      groupStart = textStart;
+      groupEnd = textEnd;
+      return;
+    case 'brand':
+      optionalText();
+      brandStart = textStart;
+      brandEnd = textEnd;
+      return;
+    case 'brand_picture':
+      optionalText();
+      brandPictureStart = textStart;
+      brandPictureEnd = textEnd;
+      return;
+    case 'model':
+      optionalText();
+      modelStart = textStart;
+      modelEnd = textEnd;
+      return;
+    case 'merchant':
+      if (isNull()) return;
+      hasMerchants = true;
+      merchantSpanCount = 0;
+      return strings(merchant);
+    case 'stock_quantity':
+      if (isNull()) return;
+      int32();
+      stock = value;
+      return;
+    case 'discount_percent':
+      if (isNull()) return;
+      finite();
+      discount = value;
+      return;
+    case 'rating':
+      if (isNull()) return;
+      finite();
+      if (value < 1 || value > 5) decline();
+      rating = value;
+      return;
+    case 'price_margin':
+      if (isNull()) return;
+      finite();
+      if (value < 0 || value > 100) decline();
+      margin = value;
+      return;
+    case 'creation_date':
+      if (!isNull()) created = date();
+      return;
+    case 'date':
+      if (!isNull()) date();
+      return;
+    case 'params':
+      return optional(params);
+    case 'locations':
+      return optional(offers);
+    case 'fashion':
+      return optional(fashion);
+    case 'seasonality':
+      return optional(seasonality);
+    case 'gift':
+      if (isNull()) return;
+      if (b[at] === QUOTE) text();
+      else flag();
+      return;
+    case 'int':
+      return optional(int32);
+    case 'number':
+      return optional(finite);
+    case 'text':
+      return optionalText();
+    case 'flag':
+      return optional(flag);
+    case 'texts':
+      return optional(strings);
+    case 'niche':
+      // Other niche sections are rare: zod's.
+      if (!isNull()) decline();
+      return;
+  }
+}
+
+function seasonality(): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do {
+    int32();
+    if (value < 1 || value > 12) decline();
+  } while (more());
+}
+
+/** A date string (ISO 8601), else declined: the instant it names. */
+function date(): string {
+  string();
+  const instant = isoInstant(b.toString('utf8', textStart, textEnd));
+  if (instant === null) decline();
+  return instant;
+}
+
+/** Each member of the object at `at` (else declined) to `each` with its key's number; `__proto__` declined. */
+function object(each: (key: number) => void): void {
+  if (b[at] !== OPEN_BRACE) decline();
+  if (!open(CLOSE_BRACE)) return;
+  do {
+    const name = key();
+    if (name === K_PROTO) decline();
+    each(name);
+  } while (more());
+}
+
+/** A nested object's known key seen twice: JSON.parse keeps the last, which is left to it. */
+function once(mask: number, bit: number): number {
+  if ((mask & bit) !== 0) decline();
+  return mask | bit;
+}
+
+// Params: name and value required; their tokens (visitFacetTokens) unless searchable is false.
+let paramMask = 0;
+let paramName = '';
+let paramPriority: number | '' = '';
+let paramSearchable = true;
+let paramKeysFrom = 0;
+
+function paramValue(): void {
+  const byte = b[at];
+  if (byte === QUOTE) {
+    text();
+    paramKeys[paramKeyCount++] = shared();
+  } else if (byte === LOWER_T || byte === LOWER_F) {
+    flag();
+    paramKeys[paramKeyCount++] = value === 1 ? 'true' : 'false';
+  } else {
+    const start = at;
+    finite();
+    paramKeys[paramKeyCount++] = numberKeys.get(b, start, at);
+  }
+}
+
+function paramMember(name: number): void {
+  if (name === K_NAME) {
+    paramMask = once(paramMask, 1);
+    string();
+    paramName = shared();
+    // A trimmed or dropped name changes the item from what was sent.
+    if (paramName === '' || paramName.trim() !== paramName) decline();
+  } else if (name === K_VALUE) {
+    paramMask = once(paramMask, 2);
+    if (b[at] !== OPEN_BRACKET) decline();
+    if (open(CLOSE_BRACKET)) {
+      do paramValue();
+      while (more());
+    }
+  } else if (name === K_UNIT) {
+    paramMask = once(paramMask, 4);
+    optionalText();
+  } else if (name === K_PRIORITY) {
+    paramMask = once(paramMask, 8);
+    if (isNull()) paramPriority = '';
+    else {
+      int32();
+      paramPriority = value;
+    }
+  } else if (name === K_SEARCHABLE) {
+    paramMask = once(paramMask, 16);
+    if (isNull()) paramSearchable = true;
+    else {
+      flag();
+      paramSearchable = value === 1;
+    }
+  } else skip();
+}
+
+function params(): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do {
+    paramMask = 0;
+    paramPriority = '';
+    paramSearchable = true;
+    paramKeysFrom = paramKeyCount;
+    object(paramMember);
+    if ((paramMask & 3) !== 3) decline();
+    if (paramSearchable) {
+      paramNames[paramCount] = paramName;
+      paramPriorities[paramCount] = paramPriority;
+      paramKeyStarts[paramCount++] = paramKeysFrom;
+    } else {
+      paramKeyCount = paramKeysFrom;
+    }
+  } while (more());
+}
+
+// Offers: location required.
+let offerMask = 0;
+
+function offerMember(name: number): void {
+  const last = offerLocations.length - 1;
+  if (name === K_LOCATION) {
+    offerMask = once(offerMask, 1);
+    string();
+    const location = shared();
+    if (location.length < 1 || location.length > 255 || location.trim() !== location) decline();
+    offerLocations[last] = location;
+  } else if (name === K_PRICE) {
+    offerMask = once(offerMask, 2);
+    if (isNull()) return;
+    positive();
+    offerPrice[last] = value;
+  } else if (name === K_OLDPRICE) {
+    offerMask = once(offerMask, 4);
+    if (isNull()) return;
+    positive();
+    offerOldprice[last] = value;
+  } else if (name === K_MERCHANT) {
+    offerMask = once(offerMask, 8);
+    optional(strings);
+  } else if (name === K_STOCK) {
+    offerMask = once(offerMask, 16);
+    if (isNull()) return;
+    int32();
+    if (value < 0) decline();
+    offerStock[last] = value;
+  } else if (name === K_SIZES) {
+    offerMask = once(offerMask, 32);
+    optional(strings);
+  } else if (name === K_WEIGHT) {
+    offerMask = once(offerMask, 64);
+    if (isNull()) return;
+    int32();
+    if (value < 0) decline();
+  } else if (name === K_DELIVERY) {
+    // A record, and rare: zod's.
+    offerMask = once(offerMask, 128);
+    if (!isNull()) decline();
+  } else if (name === K_DISCOUNT) {
+    offerMask = once(offerMask, 256);
+    if (isNull()) return;
+    finite();
+    offerDiscount[last] = value;
+  } else skip();
+}
+
+function offers(): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do {
+    offerMask = 0;
+    const index = offerLocations.length;
+    offerLocations.push('');
+    offerPrice[index] = offerOldprice[index] = offerDiscount[index] = offerStock[index] = NaN;
+    object(offerMember);
+    if ((offerMask & 1) === 0) decline();
+  } while (more());
+}
+
+let fashionMask = 0;
+let colorMask = 0;
+let color = '';
+
+function colorMember(name: number): void {
+  if (name === K_COLOR) {
+    colorMask = once(colorMask, 1);
+    string();
+    color = shared();
+  } else if (name === K_PICTURE) {
+    colorMask = once(colorMask, 2);
+    optionalText();
+  } else skip();
+}
+
+function size(): void {
+  if (b[at] === QUOTE) {
+    text();
+    sizes[sizeCount++] = shared();
+  } else {
+    const start = at;
+    finite();
+    sizes[sizeCount++] = numberKeys.get(b, start, at);
+  }
+}
+
+function fashionColor(): void {
+  // A colour given by its name alone is changed into an object: declined.
+  colorMask = 0;
+  object(colorMember);
+  if ((colorMask & 1) === 0) decline();
+  colors[colorCount++] = color;
+}
+
+function fashionMember(name: number): void {
+  if (name === K_GENDER || name === K_TYPE || name === K_FEATURE) {
+    fashionMask = once(fashionMask, name === K_GENDER ? 1 : name === K_TYPE ? 2 : 4);
+    optionalText();
+  } else if (name === K_SIZES) {
+    fashionMask = once(fashionMask, 8);
+    optional(() => list(size));
+  } else if (name === K_COLORS) {
+    fashionMask = once(fashionMask, 16);
+    optional(() => list(fashionColor));
+  } else skip();
+}
+
+/** An array (else declined), each element read by `each`. */
+function list(each: () => void): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do each();
+  while (more());
+}
+
+function fashion(): void {
+  fashionMask = 0;
+  object(fashionMember);
+}
+
+function topMember(name: number): void {
+  const index = name < 0 ? -1 : MEMBER_OF_KEY[name];
+  if (index < 0) return skip();
+  if (seen[index] === serial) decline();
+  seen[index] = serial;
+  member(index);
+}
+
+/** What the applier reads of an item read here (BatchEntry's, without where its fields are). */
+export type ReadItem = { id: string; available: boolean; categories: string[]; offerLocations: string[]; facets: number[] | null };
+
+/**
+ * The item whose JSON text is body[start, end) (an element of a body scanJson accepted): its
+ * FIELD_COLUMNS fields written to `rows` and its tokens numbered by `tokens`, as validateAndPrepare,
+ * writeFields and encodeList would; or undefined, with nothing written, when it is left to them.
+ */
+export function readItem(body: Buffer, start: number, end: number, rows: BinaryRows, tokens: TokenNumbers): ReadItem | undefined {
+  b = body;
+  at = start;
+  startItem();
+  try {
+    object(topMember);
+    if (at !== end) decline();
+  } catch (error) {
+    if (error === DECLINE) return undefined;
+    throw error;
+  }
+  for (const index of REQUIRED) if (seen[index] !== serial) return undefined;
+  // A byte past ASCII: the text must be UTF-8 to be stored as it is (JSON.parse would read U+FFFD).
+  if ((wide & 0x80) !== 0 && !isUtf8(body.subarray(start, end))) return undefined;
+  writeFields(rows, start, end);
+  return { id, available, categories, offerLocations, facets: numberTokens(tokens) };
+}
+
+function textOrNull(rows: BinaryRows, start: number, end: number): void {
+  if (start < 0) rows.field('text', null);
+  else rows.textBytes(b, start, end);
+}
+
+function numberOrNull(rows: BinaryRows, number: number): void {
+  rows.field('float8', Number.isNaN(number) ? null : number);
+}
+
+/** FIELD_COLUMNS' fields, in order (prepareItem's values as writeFields writes them). */
+function writeFields(rows: BinaryRows, start: number, end: number): void {
+  rows.textBytes(b, idStart, idEnd);
+  textOrNull(rows, groupStart, groupEnd);
+  rows.textBytes(b, nameStart, nameEnd);
+  rows.textBytes(b, urlStart, urlEnd);
+  rows.textBytes(b, pictureStart, pictureEnd);
+  rows.field('float8', price);
+  numberOrNull(rows, oldprice);
+  rows.field('float8', discountPercent(Number.isNaN(discount) ? null : discount, price, Number.isNaN(oldprice) ? null : oldprice));
+  textOrNull(rows, currencyStart, currencyEnd);
+  textOrNull(rows, brandStart, brandEnd);
+  if (hasMerchants) rows.textBytesArray(b, merchantSpans, merchantSpanCount);
+  else rows.field('text[]', null);
+  rows.textBytesArray(b, categorySpans, categorySpanCount);
+  rows.field('int4', Number.isNaN(stock) ? null : stock);
+  numberOrNull(rows, rating);
+  numberOrNull(rows, margin);
+  rows.field('timestamptz', created);
+  rows.textBytes(b, start, end);
+  textOrNull(rows, modelStart, modelEnd);
+  rows.field('json', null);
+  rows.field('text', offerLocations.length === 0 ? null : offersText());
+}
+
+/** The offers as prepareItem stores them: a location listed twice counts its last offer, in the place of its first. */
+function offersText(): string {
+  const count = offerLocations.length;
+  let lastOf: Map<string, number> | undefined;
+  if (count > 16) {
+    lastOf = new Map();
+    for (let i = 0; i < count; i++) lastOf.set(offerLocations[i], i);
+  }
+  let json = '';
+  for (let i = 0; i < count; i++) {
+    const location = offerLocations[i];
+    let last = i;
+    if (lastOf) {
+      last = lastOf.get(location)!;
+      if (last < 0) continue;
+      lastOf.set(location, -1);
+    } else {
+      let earlier = false;
+      for (let j = 0; j < i && !earlier; j++) earlier = offerLocations[j] === location;
+      if (earlier) continue;
+      for (let j = i + 1; j < count; j++) if (offerLocations[j] === location) last = j;
+    }
+    // CONTRACT §3: an offer inherits whichever of price and oldprice it lacks from the item.
+    const amount = Number.isNaN(offerPrice[last]) ? price : offerPrice[last];
+    const old = !Number.isNaN(offerOldprice[last]) ? offerOldprice[last] : Number.isNaN(oldprice) ? null : oldprice;
+    const percent = discountPercent(Number.isNaN(offerDiscount[last]) ? null : offerDiscount[last], amount, old);
+    const inStock = Number.isNaN(offerStock[last]) ? null : offerStock[last];
+    // JSON.stringify's text: the location needs no escape (it had none, and no control character).
+    json += `${json === '' ? '[' : ','}["${location}",${amount},${old},${percent},${inStock}]`;
+  }
+  return json + ']';
+}
+
+/** The item's facet tokens numbered, in visitFacetTokens' order. */
+function numberTokens(tokens: TokenNumbers): number[] | null {
+  tokens.startList();
+  for (const category of categories) tokens.simple('c', category);
+  if (brandStart >= 0) {
+    const brand = values.get(b, brandStart, brandEnd).trim();
+    if (brand !== '') {
+      tokens.simple('b', brand);
+      if (brandPictureStart >= 0 && brandPictureEnd > brandPictureStart) tokens.simple('r', values.get(b, brandPictureStart, brandPictureEnd));
+    }
+  }
+  for (let i = 0; i < colorCount; i++) {
+    const trimmedColor = colors[i].trim();
+    if (trimmedColor !== '') tokens.simple('o', trimmedColor);
+  }
+  for (let i = 0; i < sizeCount; i++) {
+    const trimmedSize = sizes[i].trim();
+    if (trimmedSize !== '') tokens.simple('s', trimmedSize);
+  }
+  for (let p = 0; p < paramCount; p++) {
+    const from = paramKeyStarts[p];
+    const to = p + 1 < paramCount ? paramKeyStarts[p + 1] : paramKeyCount;
+    if (from === to) tokens.param(paramPriorities[p], paramNames[p], null);
+    for (let k = from; k < to; k++) tokens.param(paramPriorities[p], paramNames[p], paramKeys[k]);
+  }
+  return tokens.finishList();
+}
