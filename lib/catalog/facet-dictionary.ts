@@ -87,16 +87,22 @@ export class TokenNumbers implements FacetVisitor {
 
   param(priority: number | '', name: string, key: string | null): void {
     if (!this.storable || name.includes('\u0000') || (key !== null && key.includes('\u0000'))) return void (this.storable = false);
+    this.put(this.paramNumber(priority, name, key));
+  }
+
+  /** A param token's number (its name and key without a NUL), handed out now if it has none. */
+  paramNumber(priority: number | '', name: string, key: string | null): number {
     let byPriority = this.params.get(name);
     if (!byPriority) this.params.set(name, (byPriority = new Map()));
     let byKey = byPriority.get(priority);
     if (!byKey) byPriority.set(priority, (byKey = new Map()));
     let number = byKey.get(key);
     if (number === undefined) byKey.set(key, (number = this.numberOf(paramToken(priority, name, key))));
-    this.put(number);
+    return number;
   }
 
-  private put(number: number): void {
+  /** Adds a number to the product's list (after startList). */
+  put(number: number): void {
     this.list.push(number);
   }
 }

@@ -440,17 +440,13 @@ const offerPrice: number[] = [];
 const offerOldprice: number[] = [];
 const offerDiscount: number[] = [];
 const offerStock: number[] = [];
-// Facet sources: colours, sizes, and params (name, priority, where their keys start in paramKeys).
+// Facet sources: colours, sizes, and the params that make tokens.
 const colors: string[] = [];
 let colorCount = 0;
 const sizes: string[] = [];
 let sizeCount = 0;
-const paramNames: string[] = [];
-const paramPriorities: (number | '')[] = [];
-const paramKeyStarts: number[] = [];
+const itemParams: ParamRecord[] = [];
 let paramCount = 0;
-const paramKeys: string[] = [];
-let paramKeyCount = 0;
 
 function startItem(): void {
   serial++;
@@ -463,7 +459,7 @@ function startItem(): void {
   oldprice = discount = stock = rating = margin = NaN;
   created = null;
   offerLocations = [];
-  colorCount = sizeCount = paramCount = paramKeyCount = 0;
+  colorCount = sizeCount = paramCount = 0;
 }
 
 /** A string or null (else declined): its content span, or start -1. */
@@ -664,24 +660,115 @@ function once(mask: number, bit: number): number {
 }
 
 // Params: name and value required; their tokens (visitFacetTokens) unless searchable is false.
+// A catalog repeats its params byte for byte (a colour, a size), and a param's checks and tokens
+// depend on its bytes alone: each param read is kept by its bytes, and the same bytes again are
+// not read twice (reading a param took ~0.3 µs, a look-up of its bytes ~0.1).
+
+/** A param as read: what its tokens are made of, and their numbers in the last TokenNumbers that numbered them. */
+type ParamRecord = { searchable: boolean; name: string; priority: number | ''; keys: string[]; numbers: number[]; numberedBy: TokenNumbers | null };
+
+class ParamCache {
+  private table = new Int32Array(1 << 16);
+  private hashes: number[] = [];
+  private starts: number[] = [];
+  private lengths: number[] = [];
+  private records: ParamRecord[] = [];
+  private pool = Buffer.allocUnsafe(1 << 21);
+  private used = 0;
+
+  /** The record of the bytes [start, end) whose hash is `hash`, or undefined. */
+  find(start: number, end: number, hash: number): ParamRecord | undefined {
+    const length = end - start;
+    const mask = this.table.length - 1;
+    for (let slot = hash & mask, entry = this.table[slot]; entry !== 0; slot = (slot + 1) & mask, entry = this.table[slot]) {
+      const k = entry - 1;
+      if (this.hashes[k] !== hash || this.lengths[k] !== length) continue;
+      const pool = this.pool;
+      const from = this.starts[k];
+      let i = 0;
+      while (i < length && pool[from + i] === b[start + i]) i++;
+      if (i === length) return this.records[k];
+    }
+    return undefined;
+  }
+
+  add(start: number, end: number, hash: number, record: ParamRecord): void {
+    const length = end - start;
+    if (length > this.pool.length) return;
+    if (this.records.length >= this.table.length >> 2 || this.used + length > this.pool.length) this.clear();
+    const mask = this.table.length - 1;
+    let slot = hash & mask;
+    while (this.table[slot] !== 0) slot = (slot + 1) & mask;
+    b.copy(this.pool, this.used, start, end);
+    this.table[slot] = this.records.length + 1;
+    this.hashes.push(hash);
+    this.starts.push(this.used);
+    this.lengths.push(length);
+    this.records.push(record);
+    this.used += length;
+  }
+
+  private clear(): void {
+    this.table.fill(0);
+    this.hashes = [];
+    this.starts = [];
+    this.lengths = [];
+    this.records = [];
+    this.used = 0;
+  }
+}
+
+const paramCache = new ParamCache();
+
+// The object passed over by objectSpan: its bytes' hash, and their bits ORed.
+let spanHash = 0;
+let spanBits = 0;
+
+/** The end of the object at `at` (declined: an escape, a tab or line break), its hash and bits to spanHash and spanBits. */
+function objectSpan(): number {
+  let i = at;
+  let depth = 0;
+  let hash = 0x811c9dc5;
+  let bits = 0;
+  for (;;) {
+    const byte = b[i++];
+    hash = Math.imul(hash ^ byte, 0x01000193);
+    if (byte === QUOTE) {
+      for (;;) {
+        const inner = b[i++];
+        hash = Math.imul(hash ^ inner, 0x01000193);
+        bits |= inner;
+        if (inner === QUOTE) break;
+        if (inner === BACKSLASH) decline();
+      }
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+    else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      if (--depth === 0) break;
+    } else if (byte === 0x09 || byte === 0x0a || byte === 0x0d) decline();
+  }
+  spanHash = hash;
+  spanBits = bits;
+  return i;
+}
+
 let paramMask = 0;
 let paramName = '';
 let paramPriority: number | '' = '';
 let paramSearchable = true;
-let paramKeysFrom = 0;
+let paramKeys: string[] = [];
 
 function paramValue(): void {
   const byte = b[at];
   if (byte === QUOTE) {
     text();
-    paramKeys[paramKeyCount++] = shared();
+    paramKeys.push(shared());
   } else if (byte === LOWER_T || byte === LOWER_F) {
     flag();
-    paramKeys[paramKeyCount++] = value === 1 ? 'true' : 'false';
+    paramKeys.push(value === 1 ? 'true' : 'false');
   } else {
     const start = at;
     finite();
-    paramKeys[paramKeyCount++] = numberKeys.get(b, start, at);
+    paramKeys.push(numberKeys.get(b, start, at));
   }
 }
 
@@ -719,23 +806,35 @@ function paramMember(name: number): void {
   } else skip();
 }
 
+/** The param object at `at`, read (and kept) or found by its bytes. */
+function param(): ParamRecord {
+  if (b[at] !== OPEN_BRACE) decline();
+  const start = at;
+  const end = objectSpan();
+  const hash = spanHash;
+  const known = paramCache.find(start, end, hash);
+  if (known !== undefined) {
+    wide |= spanBits;
+    at = end;
+    return known;
+  }
+  paramMask = 0;
+  paramPriority = '';
+  paramSearchable = true;
+  paramKeys = [];
+  object(paramMember);
+  if ((paramMask & 3) !== 3) decline();
+  const record: ParamRecord = { searchable: paramSearchable, name: paramName, priority: paramPriority, keys: paramKeys, numbers: [], numberedBy: null };
+  paramCache.add(start, end, hash, record);
+  return record;
+}
+
 function params(): void {
   if (b[at] !== OPEN_BRACKET) decline();
   if (!open(CLOSE_BRACKET)) return;
   do {
-    paramMask = 0;
-    paramPriority = '';
-    paramSearchable = true;
-    paramKeysFrom = paramKeyCount;
-    object(paramMember);
-    if ((paramMask & 3) !== 3) decline();
-    if (paramSearchable) {
-      paramNames[paramCount] = paramName;
-      paramPriorities[paramCount] = paramPriority;
-      paramKeyStarts[paramCount++] = paramKeysFrom;
-    } else {
-      paramKeyCount = paramKeysFrom;
-    }
+    const record = param();
+    if (record.searchable) itemParams[paramCount++] = record;
   } while (more());
 }
 
@@ -983,10 +1082,13 @@ function numberTokens(tokens: TokenNumbers): number[] | null {
     if (trimmedSize !== '') tokens.simple('s', trimmedSize);
   }
   for (let p = 0; p < paramCount; p++) {
-    const from = paramKeyStarts[p];
-    const to = p + 1 < paramCount ? paramKeyStarts[p + 1] : paramKeyCount;
-    if (from === to) tokens.param(paramPriorities[p], paramNames[p], null);
-    for (let k = from; k < to; k++) tokens.param(paramPriorities[p], paramNames[p], paramKeys[k]);
+    const record = itemParams[p];
+    if (record.numberedBy !== tokens) {
+      // A param without a value still makes its name's token (visitFacetTokens).
+      record.numbers = record.keys.length === 0 ? [tokens.paramNumber(record.priority, record.name, null)] : record.keys.map((key) => tokens.paramNumber(record.priority, record.name, key));
+      record.numberedBy = tokens;
+    }
+    for (const number of record.numbers) tokens.put(number);
   }
   return tokens.finishList();
 }
