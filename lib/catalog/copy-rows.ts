@@ -36,8 +36,13 @@ const RAW_CONTROL = /[\t\n\r]/;
 // UNSTORABLE_JSON finds, and no backslash to double). One pass over the common item's text.
 const PLAIN_JSON = /^[^\t\n\r\\]*$/;
 
+/** Whether JSON text would be stored as it is (no whitespace COPY's text would read, nothing jsonb refuses). */
+export function storableJsonText(text: string): boolean {
+  return !RAW_CONTROL.test(text) && !UNSTORABLE_JSON.test(text);
+}
+
 function jsonText(value: unknown, given?: string): string {
-  if (given !== undefined && !RAW_CONTROL.test(given) && !UNSTORABLE_JSON.test(given)) return given;
+  if (given !== undefined && storableJsonText(given)) return given;
   const text = JSON.stringify(value);
   return UNSTORABLE_JSON.test(text) ? JSON.stringify(storable(value)) : text;
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { BinaryRows } from './copy-rows';
+import { type BinaryRows, storableJsonText } from './copy-rows';
 import type { TokenNumbers } from './facet-dictionary';
 import { discountPercent, isoInstant, NICHE_SECTIONS } from './product-schema';
 
@@ -29,6 +29,7 @@ const UPPER_E = 0x45;
 const LOWER_T = 0x74;
 const LOWER_F = 0x66;
 const LOWER_N = 0x6e;
+const LOWER_U = 0x75;
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -144,6 +145,9 @@ let textStart = 0;
 let textEnd = 0;
 let value = 0;
 let wide = 0;
+// Whether the last string held an escape, and whether any string of the item did.
+let escaped = false;
+let escapes = false;
 
 /** Skips spaces; a tab or line break between tokens is declined (the text is not stored as it is). */
 function space(): void {
@@ -173,13 +177,25 @@ function open(close: number): boolean {
   return false;
 }
 
-/** The string at `at` (its quote), its content to [textStart, textEnd); an escape is declined. */
+/**
+ * The string at `at` (its quote), its content to [textStart, textEnd) as sent; `escaped` when it
+ * holds an escape (decode() then gives its value). `\u0000` is declined: a NUL is dropped from
+ * what is stored, and a facet token holding one is not stored at all.
+ */
 function text(): void {
   textStart = ++at;
   let byte = b[at];
   let bits = 0;
+  escaped = false;
   while (byte !== QUOTE) {
-    if (byte === BACKSLASH) decline();
+    if (byte === BACKSLASH) {
+      escaped = escapes = true;
+      if (b[at + 1] !== LOWER_U) at += 2;
+      else if (b[at + 2] === ZERO && b[at + 3] === ZERO && b[at + 4] === ZERO && b[at + 5] === ZERO) decline();
+      else at += 6;
+      byte = b[at];
+      continue;
+    }
     bits |= byte;
     byte = b[++at];
   }
@@ -187,10 +203,18 @@ function text(): void {
   textEnd = at++;
 }
 
+/** The string whose content as sent is [start, end), its escapes undone. */
+function decode(start: number, end: number): string {
+  for (let i = start; i < end; i++) if (b[i] === BACKSLASH) return JSON.parse(b.toString('utf8', start - 1, end + 1)) as string;
+  return b.toString('utf8', start, end);
+}
+
 /** A key (its KEY_NAMES number, -1 for another) and its colon, the value's first byte at `at`. */
 function key(): number {
   if (b[at] !== QUOTE) decline();
   text();
+  // A key spelled with an escape would be found as any other: JSON.parse's.
+  if (escaped) decline();
   const name = keys.find(b, textStart, textEnd);
   space();
   at++;
@@ -321,16 +345,19 @@ function shared(): string {
   return values.get(b, textStart, textEnd);
 }
 
-/** The first and last bytes are ASCII other than space: String.prototype.trim would not change it. */
+/** The last string is not empty and String.prototype.trim would not change it. */
 function trimmed(): boolean {
   if (textEnd === textStart) return false;
+  if (escaped) {
+    const decoded = decode(textStart, textEnd);
+    return decoded.trim() === decoded;
+  }
   const first = b[textStart];
   const last = b[textEnd - 1];
   return first > SPACE && first < 0x7f && last > SPACE && last < 0x7f;
 }
 
-const decode = (bytes: Buffer, start: number, end: number) => bytes.toString('utf8', start, end);
-const values = new ByteStrings(decode);
+const values = new ByteStrings((_bytes, start, end) => decode(start, end));
 // A param value or size sent as a number: its key (valueKeyOf).
 const numberKeys = new ByteStrings((_bytes, start) => {
   const saved = at;
@@ -451,6 +478,7 @@ let paramCount = 0;
 function startItem(): void {
   serial++;
   wide = 0;
+  escapes = false;
   available = true;
   categories = [];
   categorySpanCount = 0;
@@ -497,7 +525,7 @@ function member(index: number): void {
   switch (MEMBER_KIND[index]) {
     case 'id':
       string();
-      id = b.toString('utf8', textStart, textEnd);
+      id = decode(textStart, textEnd);
       idStart = textStart;
       idEnd = textEnd;
       if (id.length < 1 || id.length > 64 || id.trim() !== id) decline();
@@ -637,7 +665,7 @@ function seasonality(): void {
 /** A date string (ISO 8601), else declined: the instant it names. */
 function date(): string {
   string();
-  const instant = isoInstant(b.toString('utf8', textStart, textEnd));
+  const instant = isoInstant(decode(textStart, textEnd));
   if (instant === null) decline();
   return instant;
 }
@@ -739,7 +767,11 @@ function objectSpan(): number {
         hash = Math.imul(hash ^ inner, 0x01000193);
         bits |= inner;
         if (inner === QUOTE) break;
-        if (inner === BACKSLASH) decline();
+        if (inner === BACKSLASH) {
+          // The escaped byte is the string's, not its end.
+          const escapedByte = b[i++];
+          hash = Math.imul(hash ^ escapedByte, 0x01000193);
+        }
       }
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
     else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
@@ -991,13 +1023,37 @@ export function readItem(body: Buffer, start: number, end: number, rows: BinaryR
   for (const index of REQUIRED) if (seen[index] !== serial) return undefined;
   // A byte past ASCII: the text must be UTF-8 to be stored as it is (JSON.parse would read U+FFFD).
   if ((wide & 0x80) !== 0 && !isUtf8(body.subarray(start, end))) return undefined;
+  // Text with an escape is stored as sent unless jsonb would refuse it (copy-rows.ts's jsonText),
+  // in which case the parsing path spells it again: theirs.
+  if (escapes && !storableJsonText(body.toString('latin1', start, end))) return undefined;
   writeFields(rows, start, end);
   return { id, available, categories, offerLocations, facets: numberTokens(tokens) };
 }
 
+/** A text field: the bytes as sent, or the string they spell when the item has escapes and this one holds one. */
+function writeText(rows: BinaryRows, start: number, end: number): void {
+  if (escapes && hasEscape(start, end)) rows.field('text', decode(start, end));
+  else rows.textBytes(b, start, end);
+}
+
+function hasEscape(start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (b[i] === BACKSLASH) return true;
+  return false;
+}
+
+/** A text[] field of the strings at the first `count` numbers of `spans` ([start, end) pairs). */
+function writeTexts(rows: BinaryRows, spans: readonly number[], count: number): void {
+  let plain = true;
+  for (let i = 0; escapes && plain && i < count; i += 2) plain = !hasEscape(spans[i], spans[i + 1]);
+  if (plain) return rows.textBytesArray(b, spans, count);
+  const strings: string[] = [];
+  for (let i = 0; i < count; i += 2) strings.push(decode(spans[i], spans[i + 1]));
+  rows.field('text[]', strings);
+}
+
 function textOrNull(rows: BinaryRows, start: number, end: number): void {
   if (start < 0) rows.field('text', null);
-  else rows.textBytes(b, start, end);
+  else writeText(rows, start, end);
 }
 
 function numberOrNull(rows: BinaryRows, number: number): void {
@@ -1006,19 +1062,19 @@ function numberOrNull(rows: BinaryRows, number: number): void {
 
 /** FIELD_COLUMNS' fields, in order (prepareItem's values as writeFields writes them). */
 function writeFields(rows: BinaryRows, start: number, end: number): void {
-  rows.textBytes(b, idStart, idEnd);
+  writeText(rows, idStart, idEnd);
   textOrNull(rows, groupStart, groupEnd);
-  rows.textBytes(b, nameStart, nameEnd);
-  rows.textBytes(b, urlStart, urlEnd);
-  rows.textBytes(b, pictureStart, pictureEnd);
+  writeText(rows, nameStart, nameEnd);
+  writeText(rows, urlStart, urlEnd);
+  writeText(rows, pictureStart, pictureEnd);
   rows.field('float8', price);
   numberOrNull(rows, oldprice);
   rows.field('float8', discountPercent(Number.isNaN(discount) ? null : discount, price, Number.isNaN(oldprice) ? null : oldprice));
   textOrNull(rows, currencyStart, currencyEnd);
   textOrNull(rows, brandStart, brandEnd);
-  if (hasMerchants) rows.textBytesArray(b, merchantSpans, merchantSpanCount);
+  if (hasMerchants) writeTexts(rows, merchantSpans, merchantSpanCount);
   else rows.field('text[]', null);
-  rows.textBytesArray(b, categorySpans, categorySpanCount);
+  writeTexts(rows, categorySpans, categorySpanCount);
   rows.field('int4', Number.isNaN(stock) ? null : stock);
   numberOrNull(rows, rating);
   numberOrNull(rows, margin);
@@ -1056,8 +1112,7 @@ function offersText(): string {
     const old = !Number.isNaN(offerOldprice[last]) ? offerOldprice[last] : Number.isNaN(oldprice) ? null : oldprice;
     const percent = discountPercent(Number.isNaN(offerDiscount[last]) ? null : offerDiscount[last], amount, old);
     const inStock = Number.isNaN(offerStock[last]) ? null : offerStock[last];
-    // JSON.stringify's text: the location needs no escape (it had none, and no control character).
-    json += `${json === '' ? '[' : ','}["${location}",${amount},${old},${percent},${inStock}]`;
+    json += `${json === '' ? '[' : ','}[${JSON.stringify(location)},${amount},${old},${percent},${inStock}]`;
   }
   return json + ']';
 }
