@@ -55,11 +55,11 @@ class ByteStrings {
 
   static readonly LONGEST = 96;
 
-  constructor(private readonly make: (bytes: Buffer, start: number, end: number) => string) {}
+  constructor(private readonly make: (start: number, end: number) => string) {}
 
   get(bytes: Buffer, start: number, end: number): string {
     const length = end - start;
-    if (length > ByteStrings.LONGEST) return this.make(bytes, start, end);
+    if (length > ByteStrings.LONGEST) return this.make(start, end);
     let hash = 0x811c9dc5;
     for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
     const mask = this.table.length - 1;
@@ -69,7 +69,7 @@ class ByteStrings {
       if (this.hashes[k] === hash && this.lengths[k] === length && this.same(bytes, start, this.starts[k], length)) return this.strings[k];
       slot = (slot + 1) & mask;
     }
-    const text = this.make(bytes, start, end);
+    const text = this.make(start, end);
     if (this.strings.length >= this.table.length >> 1 || this.used + length > this.pool.length) {
       this.clear();
       slot = hash & mask;
@@ -357,9 +357,9 @@ function trimmed(): boolean {
   return first > SPACE && first < 0x7f && last > SPACE && last < 0x7f;
 }
 
-const values = new ByteStrings((_bytes, start, end) => decode(start, end));
+const values = new ByteStrings(decode);
 // A param value or size sent as a number: its key (valueKeyOf).
-const numberKeys = new ByteStrings((_bytes, start) => {
+const numberKeys = new ByteStrings((start) => {
   const saved = at;
   at = start;
   number();
