@@ -330,6 +330,14 @@ function string(): void {
   text();
 }
 
+/** An array (else declined), each element read by `each`. */
+function list(each: () => void): void {
+  if (b[at] !== OPEN_BRACKET) decline();
+  if (!open(CLOSE_BRACKET)) return;
+  do each();
+  while (more());
+}
+
 /** An array of strings (else declined), each passed to `each` with its content at [textStart, textEnd). */
 function strings(each?: () => void): void {
   if (b[at] !== OPEN_BRACKET) decline();
@@ -654,12 +662,12 @@ function member(index: number): void {
 }
 
 function seasonality(): void {
-  if (b[at] !== OPEN_BRACKET) decline();
-  if (!open(CLOSE_BRACKET)) return;
-  do {
-    int32();
-    if (value < 1 || value > 12) decline();
-  } while (more());
+  list(month);
+}
+
+function month(): void {
+  int32();
+  if (value < 1 || value > 12) decline();
 }
 
 /** A date string (ISO 8601), else declined: the instant it names. */
@@ -813,11 +821,7 @@ function paramMember(name: number): void {
     if (paramName === '' || paramName.trim() !== paramName) decline();
   } else if (name === K_VALUE) {
     paramMask = once(paramMask, 2);
-    if (b[at] !== OPEN_BRACKET) decline();
-    if (open(CLOSE_BRACKET)) {
-      do paramValue();
-      while (more());
-    }
+    list(paramValue);
   } else if (name === K_UNIT) {
     paramMask = once(paramMask, 4);
     optionalText();
@@ -862,12 +866,12 @@ function param(): ParamRecord {
 }
 
 function params(): void {
-  if (b[at] !== OPEN_BRACKET) decline();
-  if (!open(CLOSE_BRACKET)) return;
-  do {
-    const record = param();
-    if (record.searchable) itemParams[paramCount++] = record;
-  } while (more());
+  list(paramElement);
+}
+
+function paramElement(): void {
+  const record = param();
+  if (record.searchable) itemParams[paramCount++] = record;
 }
 
 // Offers: location required.
@@ -921,16 +925,16 @@ function offerMember(name: number): void {
 }
 
 function offers(): void {
-  if (b[at] !== OPEN_BRACKET) decline();
-  if (!open(CLOSE_BRACKET)) return;
-  do {
-    offerMask = 0;
-    const index = offerLocations.length;
-    offerLocations.push('');
-    offerPrice[index] = offerOldprice[index] = offerDiscount[index] = offerStock[index] = NaN;
-    object(offerMember);
-    if ((offerMask & 1) === 0) decline();
-  } while (more());
+  list(offer);
+}
+
+function offer(): void {
+  offerMask = 0;
+  const index = offerLocations.length;
+  offerLocations.push('');
+  offerPrice[index] = offerOldprice[index] = offerDiscount[index] = offerStock[index] = NaN;
+  object(offerMember);
+  if ((offerMask & 1) === 0) decline();
 }
 
 let fashionMask = 0;
@@ -978,14 +982,6 @@ function fashionMember(name: number): void {
     fashionMask = once(fashionMask, 16);
     optional(() => list(fashionColor));
   } else skip();
-}
-
-/** An array (else declined), each element read by `each`. */
-function list(each: () => void): void {
-  if (b[at] !== OPEN_BRACKET) decline();
-  if (!open(CLOSE_BRACKET)) return;
-  do each();
-  while (more());
 }
 
 function fashion(): void {
