@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handOver, type TakenBody, takeOver } from './handoff';
+import { announceArrival, handOver, nextArrival, type TakenBody, takeOver } from './handoff';
 
 const rawLength = (taken: TakenBody | undefined) => (taken && 'raw' in taken ? taken.raw.length : undefined);
 
@@ -50,5 +50,21 @@ describe('import body handoff', () => {
     for (let id = 50; id < 54; id++) expect(takeOver(id)).toHaveProperty('stored');
     expect(handOver(55, { ...big(10), stored: stored(100) })).toBe(true);
     expect(rawLength(takeOver(55))).toBe(10 * 1024 * 1024);
+  });
+
+  it("wakes whoever waits for the shop's next import, and only them; false once `until` settles", async () => {
+    let applied!: () => void;
+    const until = new Promise<void>((resolve) => (applied = resolve));
+    const waiting = nextArrival('shop-a', until);
+    const other = nextArrival('shop-b', until);
+    announceArrival('shop-a');
+    expect(await waiting).toBe(true);
+    // Heard once: a new wait needs a new arrival.
+    const again = nextArrival('shop-a', until);
+    applied();
+    expect([await again, await other]).toEqual([false, false]);
+    // A failed apply ends the wait as well.
+    expect(await nextArrival('shop-a', Promise.reject(new Error('apply failed')))).toBe(false);
+    announceArrival('shop-a');
   });
 });

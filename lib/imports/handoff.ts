@@ -28,11 +28,11 @@ const KEEP_MS = 60_000;
 // bodies live on globalThis so intake's copy and the applier's copy share them.
 const KEY = Symbol.for('vitrine.import-handoff');
 type Kept = { body: TakenBody; until: number; bytes: number; stored: boolean };
-type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number };
+type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>> };
 type Holder = { [KEY]?: Shelf };
 
 function shelf(): Shelf {
-  return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0, storedBytes: 0 });
+  return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0, storedBytes: 0, arrivals: new Map() });
 }
 
 /** The bytes a scan holds. */
@@ -82,4 +82,33 @@ export function takeOver(importId: number): TakenBody | undefined {
   held.bodies.delete(importId);
   release(held, kept);
   return kept.body;
+}
+
+/** Intake accepted an import of the shop (its record committed): an applier waiting for one hears it. */
+export function announceArrival(shopId: string): void {
+  const listeners = shelf().arrivals.get(shopId);
+  listeners?.forEach((arrived) => arrived());
+}
+
+/**
+ * True when intake in this process next accepts an import of the shop (announceArrival), false
+ * if `until` settles first: the applier reads the next import ahead as soon as it arrives.
+ */
+export function nextArrival(shopId: string, until: Promise<unknown>): Promise<boolean> {
+  const { arrivals } = shelf();
+  return new Promise((resolve) => {
+    const settle = (arrived: boolean) => {
+      const listeners = arrivals.get(shopId);
+      listeners?.delete(listener);
+      if (listeners?.size === 0) arrivals.delete(shopId);
+      resolve(arrived);
+    };
+    const listener = () => settle(true);
+    const listeners = arrivals.get(shopId) ?? new Set();
+    arrivals.set(shopId, listeners.add(listener));
+    until.then(
+      () => settle(false),
+      () => settle(false),
+    );
+  });
 }

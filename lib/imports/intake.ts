@@ -9,7 +9,7 @@ import { enqueue, importWaker } from '@/lib/jobs';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
 import { compressBody } from './body-codec';
-import { handOver } from './handoff';
+import { announceArrival, handOver } from './handoff';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
 import { Phases } from './phases';
 import { ProductMethod, WebhookUrl } from './schemas';
@@ -92,7 +92,10 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   phases.mark('store');
   phases.report(`intake ${importId}`);
   // Only a process that applies imports itself can take the body over.
-  if (ctx.settings.workers) handOver(importId, { raw, members, stored: kept });
+  if (ctx.settings.workers) {
+    handOver(importId, { raw, members, stored: kept });
+    announceArrival(shop.id);
+  }
   wake?.(shop.id);
   return { importId };
 }

@@ -3,13 +3,13 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { noteCommitted, notCommitted } from '@/lib/catalog/known-states';
-import { prepareAhead } from '@/lib/catalog/prepare-ahead';
+import { prepareAhead, startPreparing } from '@/lib/catalog/prepare-ahead';
 import { bodyItems, makeDigests, type SentItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport } from './finish-import';
-import { takeOver, type HandedBody, type TakenBody } from './handoff';
+import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
 import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
@@ -33,13 +33,21 @@ async function nextPending(ctx: AppContext, shopId: string, after = 0): Promise<
 type ReadAhead = { id: number; body: HandedBody; stored: boolean; items?: SentItems };
 
 /**
- * The body of the import after `importId`, read (and parsed) while that one is applied: most of
- * applying waits for PostgreSQL, and a body that was not handed over costs ~100 ms to read back
- * at 5,000 items. Nothing on failure: the applier then reads it itself.
+ * The body of the import after `importId`, read (and parsed, its items prepared) while that one
+ * is applied: most of applying waits for PostgreSQL, and a body that was not handed over costs
+ * ~100 ms to read back at 5,000 items. When there is none yet (the applier keeps up with intake),
+ * the next one is read as soon as intake in this process accepts it, until `applied` settles.
+ * Nothing on failure: the applier then reads it itself.
  */
-async function readAhead(ctx: AppContext, shopId: string, importId: number): Promise<ReadAhead | undefined> {
+async function readAhead(ctx: AppContext, shopId: string, importId: number, applied: Promise<void>): Promise<ReadAhead | undefined> {
   try {
-    const following = await nextPending(ctx, shopId, importId);
+    let following: Pending | undefined;
+    for (;;) {
+      // Listening before looking: an import accepted in between is heard.
+      const arrival = nextArrival(shopId, applied);
+      following = await nextPending(ctx, shopId, importId);
+      if (following || !(await arrival)) break;
+    }
     if (!following) return undefined;
     const handed = takeOver(following.id);
     const body = handed ? await unpacked(handed) : await readStoredBody(ctx, shopId, following.id);
@@ -67,8 +75,13 @@ export async function runPendingImports(ctx: AppContext, shopId: string): Promis
         let ahead: ReadAhead | undefined;
         for (let next = await nextPending(ctx, shopId); next; next = await nextPending(ctx, shopId)) {
           const body = ahead?.id === next.id ? ahead : undefined;
-          const following = readAhead(ctx, shopId, next.id);
-          await applyImport(ctx, shopId, next, body);
+          let applied!: () => void;
+          const following = readAhead(ctx, shopId, next.id, new Promise<void>((resolve) => (applied = resolve)));
+          try {
+            await applyImport(ctx, shopId, next, body);
+          } finally {
+            applied();
+          }
           ahead = await following;
         }
       } finally {
@@ -116,6 +129,12 @@ async function applyOperation(tx: TransactionSql, shopId: string, operation: Ope
   const verb = operation.split('.')[1];
   if (verb === 'put' || verb === 'load') {
     const items = ahead ?? productItems(operation, body)!;
+    // Not read ahead (the applier keeps up with intake): its items are prepared on the preparing
+    // thread all the same, once that runs, while this thread makes the digests and looks the ids
+    // up. Prepared here instead, they would hold up the next import's intake, which then arrives
+    // too late to be read ahead in turn.
+    const preparing = startPreparing();
+    if (!ahead && preparing) void prepareAhead(shopId, items, raw.length);
     await makeDigests(items);
     phases.mark('digests');
     return applyProducts(tx, shopId, verb, items, phases);
