@@ -12,8 +12,9 @@ import type { SentItems } from './sent-items';
 // in short turns of the event loop.
 
 type Answer = { id: number; parts?: BatchParts; error?: string } | { loaded: true };
-// `loaded`: its code is loaded (it says so once), so a task sent now is started at once.
-type Preparer = { worker: Worker; pending: Map<number, (batch: PreparedBatch | undefined) => void>; broken: boolean; loaded: boolean };
+// `loaded`: its code is loaded (it says so once), so a task sent now is started at once; `ready`
+// settles then (true), or when the thread fails first (false).
+type Preparer = { worker: Worker; pending: Map<number, (batch: PreparedBatch | undefined) => void>; broken: boolean; loaded: boolean; ready: Promise<boolean> };
 
 // Next.js loads a module once per route bundle and the process entry loads its own copy: one
 // thread per process, on globalThis.
@@ -37,15 +38,19 @@ function preparer(): Preparer | null {
       const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
       const worker = new Worker(`${load}.then(() => require('node:worker_threads').parentPort.postMessage({ loaded: true }))`, { eval: true });
       worker.unref();
-      const started: Preparer = { worker, pending: new Map(), broken: false, loaded: false };
+      let settleReady!: (loaded: boolean) => void;
+      const ready = new Promise<boolean>((resolve) => (settleReady = resolve));
+      const started: Preparer = { worker, pending: new Map(), broken: false, loaded: false, ready };
       const fail = () => {
         started.broken = true;
+        settleReady(false);
         for (const settle of started.pending.values()) settle(undefined);
         started.pending.clear();
       };
       worker.on('message', (answer: Answer) => {
         if ('loaded' in answer) {
           started.loaded = true;
+          settleReady(true);
           return;
         }
         const { id, parts, error } = answer;
@@ -70,12 +75,29 @@ function preparer(): Preparer | null {
 }
 
 /**
- * Starts the preparing thread if it is not running, and says whether it has loaded its code:
- * that takes ~0.4 s, which the applier spends on the first import of products, so the thread is
- * ready for the next one.
+ * Starts the preparing thread if it is not running (loading its code takes ~0.4 s). True once it
+ * has loaded, false if there is none or it failed.
  */
-export function startPreparing(): boolean {
-  return preparer()?.loaded ?? false;
+export function startPreparing(): Promise<boolean> {
+  return preparer()?.ready ?? Promise.resolve(false);
+}
+
+// Fewer items than this are prepared on the applier's thread: a round trip to the preparing
+// thread would cost more than it frees (~15 µs an item).
+const OWN_THREAD_MIN = 500;
+
+/**
+ * Prepares `positions` of items read from a body on the preparing thread now, when it has loaded
+ * its code; undefined when it cannot (or for a few items). For an import that was not read ahead
+ * (the applier keeps up with intake): the applier waits for the batch, its thread free meanwhile
+ * for the next request's intake. (Prepared on the applier's thread, the items held that intake
+ * up, and the next import then came too late to be read ahead in turn.)
+ */
+export function prepareOnThread(items: SentItems, positions: number[]): Promise<PreparedBatch | undefined> | undefined {
+  const helper = items.source && positions.length >= OWN_THREAD_MIN ? preparer() : null;
+  if (!helper?.loaded || !items.source) return undefined;
+  const { body, spans } = items.source;
+  return prepareOnWorker(helper, body, spans, Int32Array.from(positions), Math.ceil(body.length * 1.6));
 }
 
 /**
@@ -123,7 +145,7 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
     const id = items.id(position);
     if (states === undefined || id === undefined) return false;
     const entry = states.find(id);
-    return entry >= 0 && states.digest(entry) === items.digest(position);
+    return entry >= 0 && states.sameDigest(entry, items.digest(position));
   };
   let taken = false;
   let answer: Promise<PreparedBatch | undefined> | undefined;

@@ -31,6 +31,8 @@ describe('StateTable', () => {
         continue;
       }
       expect({ digest: table.digest(entry), available: table.available(entry) }).toEqual(expected);
+      expect(table.sameDigest(entry, expected.digest)).toBe(expected.digest !== null);
+      expect(table.sameDigest(entry, digestOf(`${id}:other`))).toBe(false);
     }
     expect(table.find('p1')).toBe(-1); // never set: 1 % 3 is not 0
   });
@@ -44,6 +46,24 @@ describe('StateTable', () => {
     const digest = '2:' + '/'.repeat(21) + 'w';
     table.set('a', digest, true);
     expect(table.digest(table.find('a'))).toBe(digest);
+  });
+
+  it('tells a digest equal to the stored one from any that differs in one character, without making it', () => {
+    const table = new StateTable('2:');
+    const digest = digestOf('item');
+    table.set('a', digest, true);
+    table.set('none', null, true);
+    const entry = table.find('a');
+    expect(table.sameDigest(entry, digest)).toBe(true);
+    for (let i = 0; i < digest.length; i++) {
+      for (const replacement of ['A', '/', 'é', '1']) {
+        const other = digest.slice(0, i) + replacement + digest.slice(i + 1);
+        expect(table.sameDigest(entry, other)).toBe(other === digest);
+      }
+    }
+    for (const other of [null, digest.slice(0, -1), digest + 'A', '3:' + digest.slice(2)]) expect(table.sameDigest(entry, other)).toBe(false);
+    expect(table.sameDigest(table.find('none'), digest)).toBe(false);
+    expect(table.sameDigest(table.find('none'), null)).toBe(false);
   });
 
   it('flips availability by entry and takes every product out of stock at once', () => {

@@ -57,6 +57,24 @@ export class StateTable {
     return this.prefix + String.fromCharCode(...chars);
   }
 
+  /** Whether `digest` is the one stored for the entry: digest(entry) === digest, without making it. */
+  sameDigest(entry: number, digest: string | null): boolean {
+    const words = this.digests;
+    const at = entry * WORDS;
+    if ((words[at + WORDS - 1] & PRESENT) === 0 || digest === null) return false;
+    const start = this.prefix.length;
+    if (digest.length !== start + DIGEST_CHARS || !digest.startsWith(this.prefix)) return false;
+    for (let w = 0; w < WORDS; w++) {
+      const word = words[at + w];
+      const count = w < WORDS - 1 ? 5 : DIGEST_CHARS - 5 * (WORDS - 1);
+      for (let c = 0; c < count; c++) {
+        const code = digest.charCodeAt(start + 5 * w + c);
+        if (code >= 128 || SIXTY_FOUR[code] !== ((word >>> (6 * (count - 1 - c))) & 63)) return false;
+      }
+    }
+    return true;
+  }
+
   available(entry: number): boolean {
     return this.availability[entry] === 1;
   }
