@@ -338,7 +338,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   const ahead = items.takePrepared ? await items.takePrepared() : undefined;
   const preparing = items.takePrepared ? undefined : prepareOnThread(items, toPrepare);
   const batch = ahead ?? (preparing && (await preparing)) ?? new PreparedBatch();
-  if (preparing) phases.mark('prepared on its thread');
+  if (preparing && !batch.madeHere) phases.mark('prepared on its thread');
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
   const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);
