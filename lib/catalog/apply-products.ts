@@ -326,7 +326,8 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
       unchanged++;
       continue;
     }
-    toPrepare.push(position);
+    // Not prepared ahead: what prepareOnThread is given.
+    if (!items.takePrepared) toPrepare.push(position);
     const id = items.id(position);
     if (id === undefined || !lookedUp.has(id) || stored.has(id)) toStage++;
   }

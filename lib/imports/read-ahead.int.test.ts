@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { startPreparing } from '@/lib/catalog/prepare-ahead';
 import { acceptImport } from './intake';
-import { runPendingImports } from './run-imports';
+import { runPendingImports, SHOP_APPLY_TX_LOCK } from './run-imports';
 
 // Intake and the applier in one process, as `npm start` runs them: an import accepted while the
 // one before it is being applied is read ahead (its items prepared meanwhile), not only one that
@@ -57,12 +57,13 @@ it('reads ahead an import that arrives while the one before it is applied', asyn
     // first import waits in the middle of being applied, with nothing else pending.
     const holder = await database.ctx.sql.reserve();
     try {
-      await holder`select pg_advisory_lock(7302, hashtext(${shop.shop_id}))`;
+      await holder`select pg_advisory_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shop.shop_id}))`;
       ({ importId: first } = await put(shop, ['a', 'b']));
       const applying = runPendingImports(database.ctx, shop.shop_id);
-      while ((await statusOf(shop, first)) !== 'running') await new Promise((resolve) => setTimeout(resolve, 5));
+      while ((await statusOf(shop, first)) === 'queued') await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await statusOf(shop, first)).toBe('running');
       ({ importId: second } = await put(shop, ['c']));
-      await holder`select pg_advisory_unlock(7302, hashtext(${shop.shop_id}))`;
+      await holder`select pg_advisory_unlock(${SHOP_APPLY_TX_LOCK}, hashtext(${shop.shop_id}))`;
       await applying;
     } finally {
       holder.release();

@@ -18,7 +18,7 @@ import { ImportOutcome } from './outcome';
 // and, inside each apply transaction, the same claim again, so that even if the session lock were
 // lost with its idle connection no two transactions apply a shop's imports at once.
 const SHOP_IMPORT_LOCK = 7_301;
-const SHOP_APPLY_TX_LOCK = 7_302;
+export const SHOP_APPLY_TX_LOCK = 7_302;
 
 type Pending = { id: number; operation: Operation };
 
