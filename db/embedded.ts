@@ -156,9 +156,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-    // Bulk imports write a lot of WAL: fewer checkpoints (and compressed full-page images) keep
-    // them from stalling; the buffers hold a large shop's catalog.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=4GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
+    // Bulk imports write a lot of WAL (~2.5 KB an item on a first load). Its files are recycled
+    // rather than made anew: a checkpoint every ~0.5 GB of it, and up to 1 GB of old files kept
+    // for reuse. A new file is first written full of zeros, each 4 KB a new page of the system's
+    // cache, which this VM hands out slowly; with recycled files PostgreSQL's CPU an item and
+    // intake's wait for its commit both fell (docs/benchmarks.md, session 31). The buffers hold
+    // a large shop's catalog.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=1GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
     onLog: (message) => {
       if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
     },

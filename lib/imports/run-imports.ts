@@ -169,10 +169,22 @@ async function readStoredBody(ctx: AppContext, shopId: string, importId: number)
 }
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ahead?: ReadAhead): Promise<void> {
-  const [claimed] = await ctx.sql<{ attempts: number }[]>`
-    update imports set status = 'running', started_at = now(), attempts = attempts + 1
-     where shop_id = ${shopId} and id = ${pending.id} and status in ('queued', 'running')
- returning attempts`;
+  // The claim's commit does not wait for the WAL to reach the disk: a commit that waits flushes
+  // all the WAL before it too, here the import just applied (~12 MB at 5,000 new products), and
+  // the applier waited 75–115 ms an import for it. The claim counts attempts that end without
+  // an answer: a process that dies leaves it counted (PostgreSQL keeps what it committed); only
+  // a crash of PostgreSQL itself within that moment loses it, and the import's record is then
+  // as it was before the claim.
+  const [claimed] = await ctx.sql.begin(async (tx) => {
+    const [, rows] = await Promise.all([
+      tx`select set_config('synchronous_commit', 'off', true)`,
+      tx<{ attempts: number }[]>`
+        update imports set status = 'running', started_at = now(), attempts = attempts + 1
+         where shop_id = ${shopId} and id = ${pending.id} and status in ('queued', 'running')
+     returning attempts`,
+    ]);
+    return rows;
+  });
   // Settled meanwhile by another applier.
   if (!claimed) return;
   const { attempts } = claimed;
