@@ -84,6 +84,11 @@ export function takeOver(importId: number): TakenBody | undefined {
   return kept.body;
 }
 
+/** Whether intake's body for this import is still kept here, not yet taken over. */
+export function isKept(importId: number): boolean {
+  return shelf().bodies.has(importId);
+}
+
 /** Intake accepted an import of the shop (its record committed): an applier waiting for one hears it. */
 export function announceArrival(shopId: string): void {
   const listeners = shelf().arrivals.get(shopId);

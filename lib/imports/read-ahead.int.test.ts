@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { startPreparing } from '@/lib/catalog/prepare-ahead';
+import { isKept } from './handoff';
 import { acceptImport } from './intake';
 import { runPendingImports, SHOP_APPLY_TX_LOCK } from './run-imports';
 
@@ -100,4 +101,30 @@ it('prepares the items of an import that was not read ahead on the preparing thr
   expect(record.errors).toEqual([expect.objectContaining({ item_id: 'bad', message: expect.stringContaining('price') })]);
   const [{ count }] = await database.ctx.sql<{ count: number }[]>`select count(*)::int as count from products where shop_id = ${shop.shop_id}`;
   expect(count).toBe(600);
+});
+
+it('reads the import after the next one ahead too, while the one before them is still applied', async () => {
+  const shop = await createTestShop(database.ctx);
+  const holder = await database.ctx.sql.reserve();
+  try {
+    await holder`select pg_advisory_lock(${SHOP_APPLY_TX_LOCK}, hashtext(${shop.shop_id}))`;
+    const { importId: first } = await put(shop, ['a']);
+    const applying = runPendingImports(database.ctx, shop.shop_id);
+    while ((await statusOf(shop, first)) === 'queued') await new Promise((resolve) => setTimeout(resolve, 5));
+    const { importId: second } = await put(shop, ['b']);
+    const { importId: third } = await put(shop, ['c']);
+    // Both bodies are taken from intake's shelf (read ahead) while the first import waits for the lock.
+    const deadline = Date.now() + 5000;
+    while ((isKept(second) || isKept(third)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect([isKept(second), isKept(third), await statusOf(shop, first)]).toEqual([false, false, 'running']);
+    await holder`select pg_advisory_unlock(${SHOP_APPLY_TX_LOCK}, hashtext(${shop.shop_id}))`;
+    await applying;
+    expect([await statusOf(shop, first), await statusOf(shop, second), await statusOf(shop, third)]).toEqual(['done', 'done', 'done']);
+  } finally {
+    // Let go even when an expectation failed, or the applier would wait for ever.
+    await holder`select pg_advisory_unlock_all()`;
+    holder.release();
+  }
+  const stored = await database.ctx.sql<{ id: string }[]>`select id from products where shop_id = ${shop.shop_id} order by id`;
+  expect(stored.map((row) => row.id)).toEqual(['a', 'b', 'c']);
 });

@@ -72,11 +72,20 @@ export async function runPendingImports(ctx: AppContext, shopId: string): Promis
       // The holder looks for more work after it lets go, so nothing waits on us.
       if (!locked) return;
       try {
+        // Two imports read ahead: the next one, and the one after it, whose items the preparing
+        // thread takes on as soon as it has done the next one's (with one, the applier waited
+        // for the thread whenever it had fallen behind).
         let ahead: ReadAhead | undefined;
+        let further: Promise<ReadAhead | undefined> = Promise.resolve(undefined);
         for (let next = await nextPending(ctx, shopId); next; next = await nextPending(ctx, shopId)) {
           const body = ahead?.id === next.id ? ahead : undefined;
           let applied!: () => void;
-          const following = readAhead(ctx, shopId, next.id, new Promise<void>((resolve) => (applied = resolve)));
+          const done = new Promise<void>((resolve) => (applied = resolve));
+          // The import after this one was read while the one before was applied, if it had come
+          // by then (it is the import after `ahead`: of no use unless `ahead` is this one).
+          const afterThis = body ? further : Promise.resolve(undefined);
+          const following = afterThis.then((read) => read ?? readAhead(ctx, shopId, next.id, done));
+          further = following.then((read) => (read ? readAhead(ctx, shopId, read.id, done) : undefined));
           try {
             await applyImport(ctx, shopId, next, body);
           } finally {
