@@ -33,11 +33,11 @@ async function nextPending(ctx: AppContext, shopId: string, after = 0): Promise<
 type ReadAhead = { id: number; body: HandedBody; stored: boolean; items?: SentItems };
 
 /**
- * The body of the import after `importId`, read (and parsed, its items prepared) while that one
- * is applied: most of applying waits for PostgreSQL, and a body that was not handed over costs
- * ~100 ms to read back at 5,000 items. When there is none yet (the applier keeps up with intake),
- * the next one is read as soon as intake in this process accepts it, until `applied` settles.
- * Nothing on failure: the applier then reads it itself.
+ * The body of the import after `importId`, read (and parsed, its items prepared) while an import
+ * before it is applied: most of applying waits for PostgreSQL, and a body that was not handed
+ * over costs ~100 ms to read back at 5,000 items. When there is none yet (the applier keeps up
+ * with intake), the next one is read as soon as intake in this process accepts it, until
+ * `applied` (that apply) settles. Nothing on failure: the applier then reads it itself.
  */
 async function readAhead(ctx: AppContext, shopId: string, importId: number, applied: Promise<void>): Promise<ReadAhead | undefined> {
   try {
@@ -180,10 +180,10 @@ async function readStoredBody(ctx: AppContext, shopId: string, importId: number)
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ahead?: ReadAhead): Promise<void> {
   // The claim's commit does not wait for the WAL to reach the disk: a commit that waits flushes
   // all the WAL before it too, here the import just applied (~12 MB at 5,000 new products), and
-  // the applier waited 75–115 ms an import for it. The claim counts attempts that end without
-  // an answer: a process that dies leaves it counted (PostgreSQL keeps what it committed); only
-  // a crash of PostgreSQL itself within that moment loses it, and the import's record is then
-  // as it was before the claim.
+  // the applier waited for it, 75–116 ms in most imports of a first load. The claim counts
+  // attempts that end without an answer: a process that dies leaves it counted (PostgreSQL keeps
+  // what it committed); only a crash of PostgreSQL itself within that moment loses it, and the
+  // import's record is then as it was before the claim.
   const [claimed] = await ctx.sql.begin(async (tx) => {
     const [, rows] = await Promise.all([
       tx`select set_config('synchronous_commit', 'off', true)`,
