@@ -193,6 +193,26 @@ describe('readItem', () => {
     expect(entry.ok && batch.fields(entry).toString('hex')).toBe(parsed(broken.toString('utf8', start, end)).fields);
   });
 
+  // A param is read once and found by its bytes after that: its escapes must count for the
+  // item the second time too. (An unpaired surrogate passed, and was stored where jsonb refuses it.)
+  it('reads an item whose param was met before as it reads it the first time', () => {
+    const base = { name: 'n', url: 'https://s.example/a', picture: 'https://s.example/a.jpg', price: 10, categories: ['1'] };
+    // Values as they are spelled in the JSON text, and whether the reader leaves the item to the parsing path.
+    const cases: [string, boolean][] = [
+      ['\\ud800', true],
+      ['\\u0000', true],
+      ['line\\nbreak', false],
+      ['caf\\u00e9', false],
+    ];
+    for (const [value, declined] of cases) {
+      const text = (id: string) => JSON.stringify({ id, ...base }).replace(/}$/, `,"params":[{"name":"p","value":["${value}"]}]}`);
+      expect(read(text('a')) === undefined, value).toBe(declined);
+      const again = read(text('b'));
+      if (declined) expect(again, value).toBeUndefined();
+      else expect(again, value).toEqual(parsed(text('b')));
+    }
+  });
+
   it('keeps the last offer of a location listed twice, in the place of the first, with many offers too', () => {
     for (const count of [3, 40]) {
       const offers = Array.from({ length: count }, (_, n) => ({ location: `l${n % (count - 1)}`, price: n + 1, stock_quantity: n }));

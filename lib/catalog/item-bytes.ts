@@ -756,16 +756,19 @@ class ParamCache {
 
 const paramCache = new ParamCache();
 
-// The object passed over by objectSpan: its bytes' hash, and their bits ORed.
+// The object passed over by objectSpan: its bytes' hash, their bits ORed, and whether a string
+// in it holds an escape.
 let spanHash = 0;
 let spanBits = 0;
+let spanEscaped = false;
 
-/** The end of the object at `at` (declined: an escape, a tab or line break), its hash and bits to spanHash and spanBits. */
+/** The end of the object at `at` (declined: a tab or line break), its hash, bits and escapes to spanHash, spanBits and spanEscaped. */
 function objectSpan(): number {
   let i = at;
   let depth = 0;
   let hash = 0x811c9dc5;
   let bits = 0;
+  let escapedAny = false;
   for (;;) {
     const byte = b[i++];
     hash = Math.imul(hash ^ byte, 0x01000193);
@@ -776,6 +779,7 @@ function objectSpan(): number {
         bits |= inner;
         if (inner === QUOTE) break;
         if (inner === BACKSLASH) {
+          escapedAny = true;
           // The escaped byte is the string's, not its end.
           const escapedByte = b[i++];
           hash = Math.imul(hash ^ escapedByte, 0x01000193);
@@ -788,6 +792,7 @@ function objectSpan(): number {
   }
   spanHash = hash;
   spanBits = bits;
+  spanEscaped = escapedAny;
   return i;
 }
 
@@ -851,6 +856,8 @@ function param(): ParamRecord {
   const known = paramCache.find(start, end, hash);
   if (known !== undefined) {
     wide |= spanBits;
+    // Its escapes are the item's as much as if read (readItem then checks what jsonb refuses).
+    if (spanEscaped) escapes = true;
     at = end;
     return known;
   }
