@@ -187,6 +187,8 @@ async function main() {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  // BENCH_SERVER_OUTPUT=FILE keeps the server's whole output (with SERVER_NODE_ARGS="--trace-gc", its collections).
+  if (process.env.BENCH_SERVER_OUTPUT) fs.writeFileSync(process.env.BENCH_SERVER_OUTPUT, server.output());
   const timings = server.output().split('\n').filter((line) => line.includes('import timings'));
   if (timings.length > 0) console.log(`\n${timings.join('\n')}`);
   console.log('\nbench:import results');

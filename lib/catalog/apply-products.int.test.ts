@@ -3,7 +3,7 @@ import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
 import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
-import { prepareAhead, setPrepareOnWorker } from './prepare-ahead';
+import { freeSlots, prepareAhead, setPrepareOnWorker } from './prepare-ahead';
 import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/listing/facet-tokens';
@@ -579,6 +579,33 @@ describe.each([
     expect(outcome.changed).toBe(false);
     expect(outcome.applied).toBe(2);
     expect(await rows(shop.shop_id)).toEqual(before);
+  });
+
+  it('stores each of more imports prepared ahead at once than the thread has shared memory for as it stores them prepared as reached', async () => {
+    const [inline, ahead] = [await createTestShop(database.ctx), await createTestShop(database.ctx)];
+    // Overlapping ids: later imports update what earlier ones stored.
+    const imports = Array.from({ length: 7 }, (_, k) =>
+      Array.from({ length: 600 }, (_, n) => item(`p${k * 250 + n}`, { name: `Item ${k}/${n}`, brand: `B${(k + n) % 5}`, params: [{ name: 'k', value: String(k) }] })),
+    );
+    for (const items of imports) await put(inline.shop_id, items);
+    const slots = freeSlots();
+    // Six read ahead before any is applied: some find no free slot.
+    const early = imports.slice(0, 6).map((items) => putAhead(ahead.shop_id, items));
+    await Promise.all(early.map(async (each) => (await each).prepared));
+    if (onWorker) expect(freeSlots()).toBe(0);
+    for (const each of early) await (await each).apply();
+    // Every slot given back once its import is applied, and used again.
+    expect(freeSlots()).toBe(slots);
+    const last = await putAhead(ahead.shop_id, imports[6]);
+    await last.prepared;
+    await last.apply();
+    expect(last.made()).toBe(onWorker ? 'elsewhere' : 'here');
+    expect(freeSlots()).toBe(slots);
+    const stored = async (shopId: string) => (await rows(shopId)).map(({ first_added_at: _, version: __, ...row }) => row);
+    const expected = await stored(inline.shop_id);
+    expect(expected).toHaveLength(6 * 250 + 600);
+    expect(await stored(ahead.shop_id)).toEqual(expected);
+    expect(await facetTexts(ahead.shop_id)).toEqual(await facetTexts(inline.shop_id));
   });
 
   it('stops preparing once the applier takes the items, which it prepares from there', async () => {

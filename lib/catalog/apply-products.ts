@@ -249,7 +249,8 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
     }
     // No turns between these: on a first load the applier is what limits, and intake let further
     // ahead (its bodies then read back from storage) did not pay in the runs measured.
-    if (streamed.length >= CHUNK_BYTES) yield streamed.take();
+    // One buffer for every chunk: copyBinary has handed a chunk on before it asks for the next.
+    if (streamed.length >= CHUNK_BYTES) yield streamed.flush();
   }
   if (streamed.length > 0) yield streamed.take();
 }
@@ -346,22 +347,27 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
   phases.mark('staging tables');
-  if (unchanged === items.count) {
-    // Sent unchanged, every one: going through them makes no row, only notes availability and warnings.
-    for (const _ of rows) await yieldToEventLoop();
-  } else if (streamNew) {
-    await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
-    phases.mark('copy new products');
-    if (sorted.staged > 0) {
-      await tx.unsafe(STAGING_TABLES);
-      await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, [sorted.held.take()]);
+  try {
+    if (unchanged === items.count) {
+      // Sent unchanged, every one: going through them makes no row, only notes availability and warnings.
+      for (const _ of rows) await yieldToEventLoop();
+    } else if (streamNew) {
+      await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, rows);
+      phases.mark('copy new products');
+      if (sorted.staged > 0) {
+        await tx.unsafe(STAGING_TABLES);
+        await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, [sorted.held.take()]);
+      }
+      phases.mark('copy staged');
+    } else {
+      await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, rows);
+      phases.mark('copy staged');
+      if (sorted.fresh > 0) await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, [sorted.held.take()]);
+      phases.mark('copy new products');
     }
-    phases.mark('copy staged');
-  } else {
-    await copyBinary(tx, 'staging_products', STAGED_PRODUCT_COLUMNS, rows);
-    phases.mark('copy staged');
-    if (sorted.fresh > 0) await copyBinary(tx, 'products', NEW_PRODUCT_COLUMNS, [sorted.held.take()]);
-    phases.mark('copy new products');
+  } finally {
+    // Every row has its fields now (copied from the batch): its memory may be reused.
+    batch.release();
   }
   if ((await facets.store(tx)) > 0) phases.mark('new facet tokens');
   if (sorted.fresh > 0) {

@@ -102,3 +102,36 @@ it('stores from COPY’s binary rows exactly what it stores from the same rows a
   expect(stored.text[2].doc).toBe('{"a":"x"}');
   expect(stored.text[4].doc).toBe('{"a":"nulhere"}');
 });
+
+it('streams chunks written one after another into the same memory (BinaryRows.flush), every row as written', async () => {
+  const ROWS = 30_000;
+  const stored = await database.ctx.sql.begin(async (tx) => {
+    await tx.unsafe('create temp table flushed (n int, t text) on commit drop');
+    const rows = new BinaryRows(1 << 16);
+    let memory: ArrayBufferLike | undefined;
+    let sameMemory = 0;
+    function* chunks() {
+      for (let n = 0; n < ROWS; n++) {
+        rows.row(2);
+        rows.field('int4', n);
+        // Rows of every length, so no chunk's bytes line up with the one before.
+        rows.field('text', `row ${n} `.repeat(1 + (n % 13)));
+        if (rows.length >= 1 << 15) {
+          const chunk = rows.flush();
+          if (chunk.buffer === memory) sameMemory++;
+          memory = chunk.buffer;
+          yield chunk;
+        }
+      }
+      yield rows.take();
+    }
+    await copyBinary(tx, 'flushed', ['n', 't'], chunks());
+    const [{ count, wrong }] = await tx<{ count: number; wrong: number }[]>`
+      select count(*)::int as count, count(*) filter (where t <> repeat('row ' || n || ' ', 1 + n % 13))::int as wrong from flushed`;
+    const [{ distinct }] = await tx<{ distinct: number }[]>`select count(distinct n)::int as distinct from flushed`;
+    return { count, wrong, distinct, sameMemory };
+  });
+  expect(stored).toMatchObject({ count: ROWS, wrong: 0, distinct: ROWS });
+  // The chunks did share their memory (else this tests nothing).
+  expect(stored.sameMemory).toBeGreaterThan(50);
+});

@@ -80,7 +80,11 @@ export function copyRows(tx: TransactionSql, table: string, columns: string[], r
   })());
 }
 
-type CopySink = { write: (chunk: string | Buffer) => Promise<void>; end: (chunk: string | Buffer) => Promise<void> };
+type CopySink = {
+  write: (chunk: string | Buffer) => Promise<void>;
+  writeAndRelease: (chunk: Buffer) => Promise<void>;
+  end: (chunk: string | Buffer) => Promise<void>;
+};
 
 /**
  * Starts `copy … from stdin` and gives what writes to it; `end` settles once PostgreSQL has taken
@@ -117,6 +121,9 @@ async function openCopy(tx: TransactionSql, statement: string, table: string): P
     write: async (chunk) => {
       if (!stream.write(chunk)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
     },
+    // The driver copies a chunk into its message when the stream hands it on, which is before the
+    // write's callback: after this, the chunk's memory may be written again.
+    writeAndRelease: (chunk) => Promise.race([new Promise<void>((resolve) => stream.write(chunk, () => resolve())), done]),
     end: (chunk) => {
       stream.end(chunk);
       return done;
@@ -177,6 +184,21 @@ export class BinaryRows {
 
   // `capacity`: the bytes its buffer starts with, allocated when first written to (again after take).
   constructor(private readonly capacity = 1 << 16) {}
+
+  /**
+   * A writer whose rows go into `memory` (from its start) while they fit; past it, into a buffer
+   * of its own, as any writer's.
+   */
+  static into(memory: Buffer): BinaryRows {
+    const rows = new BinaryRows();
+    rows.buffer = memory;
+    return rows;
+  }
+
+  /** Whether what was written so far is in `memory` (into()'s) still. */
+  isIn(memory: ArrayBufferLike): boolean {
+    return this.buffer.buffer === memory;
+  }
 
   /** A writer holding `written` (what another writer's take gave), to read or add to. */
   static holding(written: Buffer): BinaryRows {
@@ -358,6 +380,17 @@ export class BinaryRows {
     return this.buffer.subarray(start, end);
   }
 
+  /**
+   * What was written, and the writer starts again empty in the same memory: the bytes given are
+   * valid until the next write. For chunks streamed one at a time (copyBinary), without a new
+   * buffer for each (every megabyte allocated outside V8's heap counts towards its next collection).
+   */
+  flush(): Buffer {
+    const written = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    return written;
+  }
+
   /** What was written, which this writer no longer holds: it starts again empty. */
   take(): Buffer {
     const written = this.buffer.subarray(0, this.used);
@@ -369,14 +402,16 @@ export class BinaryRows {
 
 /**
  * Streams rows in COPY's binary format (BinaryRows, in any number of chunks, each whole rows)
- * into `table (columns)`. Rejects with PostgreSQL's error when the COPY fails.
+ * into `table (columns)`. Rejects with PostgreSQL's error when the COPY fails. Each chunk is
+ * handed on before the next is asked for: a chunk may be a BinaryRows.flush() whose memory the
+ * next chunk is written into.
  */
 export async function copyBinary(tx: TransactionSql, table: string, columns: string[], chunks: Iterable<Buffer>): Promise<void> {
   const sink = await openCopy(tx, `copy ${table} (${columns.join(', ')}) from stdin (format binary)`, table);
   await sink.write(BINARY_HEADER);
   for (const chunk of chunks) {
     // A chunk without rows is the event loop's turn (sortedRows).
-    if (chunk.length > 0) await sink.write(chunk);
+    if (chunk.length > 0) await sink.writeAndRelease(chunk);
     else await yieldToEventLoop();
   }
   await sink.end(BINARY_TRAILER);

@@ -3,7 +3,7 @@ import { log } from '@/lib/runtime/log';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { peekKnownStates } from './known-states';
 import { type BatchParts, PreparedBatch } from './prepared-batch';
-import type { PrepareTask } from './prepare-worker';
+import type { PrepareTask, SharedSlots } from './prepare-worker';
 import type { SentItems } from './sent-items';
 
 // Preparing an import's items (PreparedBatch) is most of what the applier's thread does for
@@ -11,10 +11,25 @@ import type { SentItems } from './sent-items';
 // while the one before is stored: on a thread of their own (prepare-worker.ts), else on this one
 // in short turns of the event loop.
 
-type Answer = { id: number; parts?: BatchParts; error?: string } | { loaded: true };
+// `arenaInSlot`: the arena is that many bytes at the start of the task's slot.
+type Answer = { id: number; parts?: BatchParts; arenaInSlot?: number; error?: string } | { loaded: true };
+// A task sent and not answered: who waits for its batch (none once it has waited too long), and
+// its slot (-1: none), which is the thread's until it answers.
+type Pending = { settle?: (batch: PreparedBatch | undefined) => void; slot: number };
 // `loaded`: its code is loaded (it says so once), so a task sent now is started at once; `ready`
-// settles then (true), or when the thread fails first (false).
-type Preparer = { worker: Worker; pending: Map<number, (batch: PreparedBatch | undefined) => void>; broken: boolean; loaded: boolean; ready: Promise<boolean> };
+// settles then (true), or when the thread fails first (false). `free`: the slots no task and no
+// batch holds.
+type Preparer = { worker: Worker; pending: Map<number, Pending>; broken: boolean; loaded: boolean; ready: Promise<boolean>; slots: SharedSlots; free: number[] };
+
+// Memory shared with the thread, in slots: each holds a task's body (copied in) and the arena the
+// thread writes its fields into, which the applier reads where it is until it releases the batch.
+// Without them each task allocated its arena (~1.6 times the body) and a copy of the body, and
+// every such megabyte counts towards V8's next collection of the whole heap: at ~4 imports a
+// second, one every ~0.4 s (docs/benchmarks.md). Enough slots for the imports read ahead, the one
+// being applied and one more; a task finding none (or a body too large) goes without.
+const SLOTS = 4;
+const SLOT_BODY_BYTES = 10 << 20;
+const SLOT_ARENA_BYTES = 16 << 20;
 
 // Next.js loads a module once per route bundle and the process entry loads its own copy: one
 // thread per process, on globalThis.
@@ -36,15 +51,20 @@ function preparer(): Preparer | null {
       // Its source is TypeScript: loaded through tsx's API, whatever started this process (tsx, vitest).
       const entry = new URL('./prepare-worker.ts', import.meta.url).href;
       const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-      const worker = new Worker(`${load}.then(() => require('node:worker_threads').parentPort.postMessage({ loaded: true }))`, { eval: true });
+      const slots: SharedSlots = {
+        bodies: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BODY_BYTES)),
+        arenas: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_ARENA_BYTES)),
+      };
+      const worker = new Worker(`${load}.then(() => require('node:worker_threads').parentPort.postMessage({ loaded: true }))`, { eval: true, workerData: slots });
       worker.unref();
       let settleReady!: (loaded: boolean) => void;
       const ready = new Promise<boolean>((resolve) => (settleReady = resolve));
-      const started: Preparer = { worker, pending: new Map(), broken: false, loaded: false, ready };
+      const started: Preparer = { worker, pending: new Map(), broken: false, loaded: false, ready, slots, free: Array.from({ length: SLOTS }, (_, slot) => slot) };
       const fail = () => {
         started.broken = true;
         settleReady(false);
-        for (const settle of started.pending.values()) settle(undefined);
+        // A thread that failed writes no more: its slots are of no use to another one.
+        for (const { settle } of started.pending.values()) settle?.(undefined);
         started.pending.clear();
       };
       worker.on('message', (answer: Answer) => {
@@ -53,12 +73,21 @@ function preparer(): Preparer | null {
           settleReady(true);
           return;
         }
-        const { id, parts, error } = answer;
-        const settle = started.pending.get(id);
+        const { id, parts, arenaInSlot, error } = answer;
+        const task = started.pending.get(id);
         started.pending.delete(id);
         if (started.pending.size === 0) worker.unref();
         if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`);
-        settle?.(parts ? PreparedBatch.fromParts(parts) : undefined);
+        if (!task) return;
+        const { settle, slot } = task;
+        const giveBack = () => started.free.push(slot);
+        if (!parts || !settle || arenaInSlot === undefined) {
+          // The slot's memory is not read: free again (nothing waits, or the arena is elsewhere).
+          if (slot >= 0) giveBack();
+          settle?.(parts ? PreparedBatch.fromParts(parts) : undefined);
+          return;
+        }
+        settle(PreparedBatch.fromParts({ ...parts, arena: Buffer.from(slots.arenas[slot], 0, arenaInSlot) }, giveBack));
       });
       worker.on('error', (error) => {
         log(`the thread preparing items failed (they are prepared on the applier's thread): ${String(error)}`);
@@ -72,6 +101,12 @@ function preparer(): Preparer | null {
     }
   }
   return holder[KEY] ?? null;
+}
+
+/** How many of the running thread's slots no task or batch holds (undefined: no thread running). */
+export function freeSlots(): number | undefined {
+  const running = (globalThis as Holder)[KEY];
+  return running && !running.broken ? running.free.length : undefined;
 }
 
 /**
@@ -107,23 +142,35 @@ export function prepareOnThread(items: SentItems, positions: number[]): Promise<
  */
 function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, positions: Int32Array, bytes: number): Promise<PreparedBatch | undefined> {
   const id = ++lastTask;
-  // Its own copy of the body, moved to the thread: the applier still reads this one.
-  const copy = new Uint8Array(body);
-  const task: PrepareTask = { id, body: copy, spans, positions, bytes };
+  const slot = body.length <= SLOT_BODY_BYTES && bytes <= SLOT_ARENA_BYTES ? (helper.free.pop() ?? -1) : -1;
+  let task: PrepareTask;
+  let moved: ArrayBuffer[] = [];
+  if (slot >= 0) {
+    body.copy(Buffer.from(helper.slots.bodies[slot]));
+    task = { id, slot, bodyLength: body.length, spans, positions, bytes };
+  } else {
+    // Its own copy of the body, moved to the thread: the applier still reads this one.
+    const copy = new Uint8Array(body);
+    task = { id, slot, body: copy, bodyLength: body.length, spans, positions, bytes };
+    moved = [copy.buffer];
+  }
   return new Promise((settle) => {
+    const pending: Pending = { slot };
     const timer = setTimeout(() => {
-      helper.pending.delete(id);
+      // The thread still has the slot until it answers (the answer then frees it).
+      pending.settle = undefined;
       log(`preparing ${positions.length} items ahead took too long (the applier prepares them)`);
       settle(undefined);
     }, 10_000 + positions.length);
     timer.unref();
-    helper.pending.set(id, (batch) => {
+    pending.settle = (batch) => {
       clearTimeout(timer);
       settle(batch);
-    });
+    };
+    helper.pending.set(id, pending);
     // Referenced while it has work: a script that only waits for an import must not exit meanwhile.
     helper.worker.ref();
-    helper.worker.postMessage(task, [copy.buffer]);
+    helper.worker.postMessage(task, moved);
   });
 }
 

@@ -33,7 +33,8 @@ export type BatchEntry =
  * a few arrays, which a thread copies in one go (5,000 entries as objects took ~15 ms to copy).
  */
 export type BatchParts = {
-  // A Buffer, or the Uint8Array a thread's copy of one becomes.
+  // A Buffer, or the Uint8Array a thread's copy of one becomes; or a view of memory both threads
+  // share (prepare-ahead.ts's slots).
   arena: Uint8Array;
   // For each item prepared, by position: its position, then 0 when rejected, else 1,
   // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the
@@ -84,8 +85,15 @@ function entriesOf({ numbers, strings, lengths, problems }: BatchParts): (BatchE
   return entries;
 }
 
+// A batch's memory given back when the batch is collected without being released (a read-ahead
+// never taken): the unregister token is the batch.
+const unreleased = new FinalizationRegistry<() => void>((giveBack) => giveBack());
+
 export class PreparedBatch {
-  private readonly arena: BinaryRows;
+  private arena: BinaryRows;
+  private released = false;
+  // Gives the arena's memory back for reuse (fromParts), once.
+  private giveBack?: () => void;
   private readonly entries: (BatchEntry | undefined)[];
   // The batch's own numbering of the tokens its items carry, and their texts by number.
   private readonly tokens = new TokenNumbers();
@@ -94,8 +102,13 @@ export class PreparedBatch {
   readonly madeHere: boolean;
 
   // `bytes`: about how many bytes its fields will take (the items' text is a good guess).
-  constructor(bytes = 1 << 20, parts?: BatchParts) {
-    this.arena = parts ? BinaryRows.holding(Buffer.from(parts.arena.buffer, parts.arena.byteOffset, parts.arena.byteLength)) : new BinaryRows(bytes);
+  // `memory`: where to write them while they fit (BinaryRows.into).
+  constructor(bytes = 1 << 20, parts?: BatchParts, memory?: Buffer) {
+    this.arena = parts
+      ? BinaryRows.holding(Buffer.from(parts.arena.buffer, parts.arena.byteOffset, parts.arena.byteLength))
+      : memory
+        ? BinaryRows.into(memory)
+        : new BinaryRows(bytes);
     this.entries = parts ? entriesOf(parts) : [];
     this.madeHere = parts === undefined;
     this.texts = parts?.texts ?? [];
@@ -105,9 +118,38 @@ export class PreparedBatch {
     this.tokens.onAdded = (token) => this.texts.push(token);
   }
 
-  /** The batch made on another thread from its parts. */
-  static fromParts(parts: BatchParts): PreparedBatch {
-    return new PreparedBatch(0, parts);
+  /**
+   * The batch made on another thread from its parts. `giveBack`: called once its arena's memory
+   * is no longer read (release(), or the batch collected without it), for memory that is reused.
+   */
+  static fromParts(parts: BatchParts, giveBack?: () => void): PreparedBatch {
+    const batch = new PreparedBatch(0, parts);
+    if (giveBack) {
+      let given = false;
+      const once = () => {
+        if (!given) giveBack();
+        given = true;
+      };
+      batch.giveBack = once;
+      unreleased.register(batch, once, batch);
+    }
+    return batch;
+  }
+
+  /** Whether its arena is in `memory` (made with it as the constructor's `memory`, and not outgrown). */
+  wroteIn(memory: ArrayBufferLike): boolean {
+    return this.arena.isIn(memory);
+  }
+
+  /** Done with: its fields are not read again, and the memory they are in may be reused. */
+  release(): void {
+    this.released = true;
+    this.arena = new BinaryRows();
+    if (this.giveBack) {
+      unreleased.unregister(this);
+      this.giveBack();
+      this.giveBack = undefined;
+    }
   }
 
   /** What the batch holds, to hand to another thread (the arena's memory moves with it: this batch is done). */
@@ -157,6 +199,7 @@ export class PreparedBatch {
 
   /** Prepares the item at `position` (`raw` as JSON.parse gives it; `sentText` its text as sent). */
   prepare(position: number, raw: unknown, sentText?: () => string | undefined): BatchEntry {
+    if (this.released) throw new Error('a prepared batch was written after its release');
     const valid = validateAndPrepare(raw, position, sentText);
     if (!valid.ok) return (this.entries[position] = { ok: false, problem: valid.problem });
     const { item, prepared } = valid;
@@ -180,6 +223,7 @@ export class PreparedBatch {
    * accepted): read from its bytes when it is the common case, else parsed and checked.
    */
   prepareSent(position: number, body: Buffer, start: number, end: number): BatchEntry {
+    if (this.released) throw new Error('a prepared batch was written after its release');
     const fieldsStart = this.arena.length;
     const read = readItem(body, start, end, this.arena, this.tokens);
     if (read === undefined) {
@@ -203,6 +247,7 @@ export class PreparedBatch {
 
   /** The entry's FIELD_COLUMNS fields (valid until the next prepare). */
   fields(entry: BatchEntry & { ok: true }): Buffer {
+    if (this.released) throw new Error('a prepared batch was read after its release');
     return this.arena.written(entry.fieldsStart, entry.fieldsEnd);
   }
 }
