@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { ENCODED_BODY_HEADER } from '@/lib/http/respond';
+import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
@@ -19,6 +20,8 @@ async function main() {
   const dev = process.argv.includes('--dev');
   if (!dev) ensureBuild(root, log);
   const runtime = await boot({ maintenance: settings.workers });
+  // Large request bodies (imports) are checked off this thread, which also applies imports.
+  startScanThread();
   const stopWorkers = settings.workers ? await startWorkers(runtime.ctx) : undefined;
 
   const app = next({ dev, dir: root, hostname: settings.host, port: settings.port });

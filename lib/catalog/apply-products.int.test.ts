@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
 import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
-import { freeSlots, prepareAhead, setPrepareOnWorker, startPreparing } from './prepare-ahead';
+import { freeSlots, prepareAhead, setPrepareOnWorker } from './prepare-ahead';
 import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/listing/facet-tokens';
@@ -492,17 +491,6 @@ describe('the states this process knows', () => {
     await put(shop.shop_id, [item('a'), item('n')]);
     expect(await available(shop.shop_id)).toEqual([{ id: 'a', available: true }, { id: 'n', available: true }]);
   });
-});
-
-it.runIf(fs.existsSync('/proc/thread-self'))('prepares items on a thread that gives way to the others (nice 10)', async () => {
-  expect(await startPreparing()).toBe(true);
-  // Field 19 of a thread's stat: its nice value.
-  const nices = fs.readdirSync('/proc/self/task').map((tid) => {
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
-  // Every other thread of this process (vitest's, V8's, Node's) runs at the process's own.
-  expect(nices).toContain(10);
 });
 
 describe.each([

@@ -9,13 +9,14 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PreparedBatch } from './prepared-batch';
 
-// This thread runs at a lower priority (nice 10 unless PREPARE_THREAD_NICE says otherwise; 0 as
-// the others). It prepares imports ahead of the one being applied, and keeps ahead with time to
-// spare, while the applier's thread and PostgreSQL are an import's critical path, and during a
-// load every core is busy: given way to, first loads came out ~4 % faster in six pairs
-// (docs/benchmarks.md, session 32). On Linux a thread's id is a pid to setpriority; elsewhere
-// the thread runs as the others do.
-const nice = Number(process.env.PREPARE_THREAD_NICE ?? 10);
+// PREPARE_THREAD_NICE lowers this thread's priority (a Linux nice value; 0, the default: the same
+// as the others). Session 32 ran it at nice 10, giving way to the applier. Since intake's scan
+// runs on a thread of its own at nice 10 (lib/http/scan-thread.ts), that one gives way, and this
+// one, which the applier waits for when it falls behind, runs as the applier does (a first load of
+// 300,000 products, one run each: 24,728 items/s at nice 10, 25,250 at 5, 27,110 at 0;
+// docs/benchmarks.md, session 33). On Linux a thread's id is a pid to setpriority; elsewhere the
+// value is not applied.
+const nice = Number(process.env.PREPARE_THREAD_NICE ?? 0);
 if (nice > 0) {
   try {
     os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), nice);

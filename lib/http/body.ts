@@ -1,5 +1,6 @@
 import { AppError } from './errors';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
+import { scanOnThread } from './scan-thread';
 
 export type JsonBody = { raw: Buffer; json: unknown };
 
@@ -55,7 +56,8 @@ export async function readJsonBody(req: Request, limit: number): Promise<JsonBod
  * Reads a JSON request body as readJsonBody does, but checks it without building it (scanJson):
  * for large bodies whose parts are parsed later, when needed. `members` is null when the body is
  * JSON but not an object; `elementKeys` as scanJson's. `onBytes` sees the bytes before they are
- * checked.
+ * checked. A large body is checked on the scanning thread when the process runs one
+ * (scan-thread.ts).
  */
 export async function readScannedBody(
   req: Request,
@@ -65,7 +67,7 @@ export async function readScannedBody(
   const raw = await readBodyBytes(req, limit);
   onBytes?.(raw);
   try {
-    return { raw, members: scanJson(raw, elementKeys) };
+    return { raw, members: await (scanOnThread(raw, elementKeys ?? []) ?? scanJson(raw, elementKeys)) };
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new AppError('VALIDATION', `Request body is not valid JSON: ${error.message}`);

@@ -4,6 +4,7 @@ import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { importStatus, sendImport, waitForImport } from '@/lib/testing/api';
 import { startServer } from '@/lib/testing/server';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
+import { JsonSyntaxError, scanJson } from '@/lib/http/json-scan';
 
 const fixture = serverWithDatabase();
 
@@ -42,6 +43,36 @@ describe('import intake', () => {
     expect(result.status).toBe(400);
     expect(result.body.status).toBe('error');
     expect(result.body.payload.message).toMatch(/not valid JSON/);
+  });
+
+  // Bodies of 256 KiB and more are scanned on the server's scanning thread (lib/http/scan-thread.ts).
+  const largeItems = (count: number) =>
+    Array.from({ length: count }, (_, n) => ({ id: `big${n}`, name: `Product ${n}`, price: 10 + n, url: `https://s.example/${n}`, picture: `https://s.example/${n}.jpg`, categories: [], description: 'd'.repeat(300) }));
+
+  it('takes a large body scanned off the request thread, and applies it', async () => {
+    const own = await createTestShop(fixture.database.ctx);
+    const items = largeItems(1_000);
+    expect(JSON.stringify(items).length).toBeGreaterThan(256 << 10);
+    const { response, importId } = await sendImport(fixture.server.url, 'PUT', 'products', own, { items });
+    expect(response.status).toBe(204);
+    expect(await waitForImport(fixture.server.url, own, importId!)).toMatchObject({ status: 'done', items_total: 1_000, items_applied: 1_000 });
+    const [{ count }] = await fixture.database.ctx.sql<{ count: number }[]>`select count(*)::int as count from products where shop_id = ${own.shop_id}`;
+    expect(count).toBe(1_000);
+  });
+
+  it('answers 400 naming the byte of the fault in a large body', async () => {
+    const bytes = Buffer.from(JSON.stringify({ ...shop, items: largeItems(1_000) }));
+    bytes[300_000] = 0x01;
+    let fault: JsonSyntaxError | undefined;
+    try {
+      scanJson(bytes);
+    } catch (error) {
+      fault = error as JsonSyntaxError;
+    }
+    expect(fault?.position).toBe(300_000);
+    const response = await fetch(`${fixture.server.url}/import/products`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: bytes });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ status: 'error', payload: { message: `Request body is not valid JSON: ${fault!.message}` } });
   });
 
   it('answers 400 alike for an unknown shop and a wrong secret', async () => {
