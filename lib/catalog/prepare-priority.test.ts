@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, it } from 'vitest';
+import { threadNices } from '@/lib/testing/threads';
 import { startPreparing } from './prepare-ahead';
 
 // Read by the thread as it starts (none has in this process yet): the priority asked of it.
@@ -7,11 +8,7 @@ process.env.PREPARE_THREAD_NICE = '10';
 
 it.runIf(fs.existsSync('/proc/thread-self'))('prepares items on a thread at the priority PREPARE_THREAD_NICE asks', async () => {
   expect(await startPreparing()).toBe(true);
-  // Field 19 of a thread's stat: its nice value.
-  const nices = fs.readdirSync('/proc/self/task').map((tid) => {
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+  const nices = threadNices();
   // Every other thread of this process (vitest's, V8's, Node's) runs at the process's own.
   expect(nices).toContain(10);
 });

@@ -4,9 +4,8 @@
 // one (nothing allocated or moved for them); otherwise the body is moved here and the arena moved
 // back, not copied. Its source is loaded through tsx's `tsImport` (prepare-ahead.ts starts it).
 
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../runtime/thread-priority';
 import { PreparedBatch } from './prepared-batch';
 
 // PREPARE_THREAD_NICE lowers this thread's priority (a Linux nice value; 0, the default: the same
@@ -14,16 +13,8 @@ import { PreparedBatch } from './prepared-batch';
 // runs on a thread of its own at nice 10 (lib/http/scan-thread.ts), that one gives way, and this
 // one, which the applier waits for when it falls behind, runs as the applier does (a first load of
 // 300,000 products, one run each: 24,728 items/s at nice 10, 25,250 at 5, 27,110 at 0;
-// docs/benchmarks.md, session 33). On Linux a thread's id is a pid to setpriority; elsewhere the
-// value is not applied.
-const nice = Number(process.env.PREPARE_THREAD_NICE ?? 0);
-if (nice > 0) {
-  try {
-    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), nice);
-  } catch {
-    // No /proc/thread-self, or the value refused: the thread keeps its priority.
-  }
-}
+// docs/benchmarks.md, session 33).
+lowerThisThread(Number(process.env.PREPARE_THREAD_NICE ?? 0));
 
 /** The memory shared with the applier's thread (`workerData`): per slot, room for a body and for an arena. */
 export type SharedSlots = { bodies: SharedArrayBuffer[]; arenas: SharedArrayBuffer[] };

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
+import { threadNices } from '@/lib/testing/threads';
 import { readScannedBody } from './body';
 import { AppError } from './errors';
 import { JsonSyntaxError, scanJson } from './json-scan';
@@ -77,10 +78,6 @@ it.runIf(fs.existsSync('/proc/thread-self'))('scans on a thread that gives way t
   startScanThread();
   // The thread sets its priority as it starts: once it has answered, it has.
   await scanOnThread(body(2_000), KEYS);
-  // Field 19 of a thread's stat: its nice value.
-  const nices = fs.readdirSync('/proc/self/task').map((tid) => {
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+  const nices = threadNices();
   expect(nices).toContain(10);
 });

@@ -2,9 +2,8 @@
 // the memory shared with the request's thread, where the body's bytes are, and the keys asked of
 // its array elements; the answer is scanJson's, or the syntax fault it found.
 
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../runtime/thread-priority';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 
 export type ScanTask = { id: number; slot: number; length: number; elementKeys: readonly string[] };
@@ -14,15 +13,8 @@ const { slots, nice } = workerData as { slots: SharedArrayBuffer[]; nice: number
 
 // At a lower priority than the applier's thread and the preparing thread (SCAN_THREAD_NICE, 10
 // unless told; scan-thread.ts): intake works furthest ahead of what is applied, so it is the one
-// to give way when every core is busy. On Linux a thread's id is a pid to setpriority; elsewhere
-// the thread runs as the others do.
-if (nice > 0) {
-  try {
-    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), nice);
-  } catch {
-    // No /proc/thread-self, or the value refused: the thread keeps its priority.
-  }
-}
+// to give way when every core is busy.
+lowerThisThread(nice);
 
 parentPort!.on('message', ({ id, slot, length, elementKeys }: ScanTask) => {
   let answer: ScanAnswer;
