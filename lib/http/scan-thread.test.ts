@@ -74,6 +74,18 @@ it('leaves a small body, or one past a free slot, to its caller', async () => {
   await expect(scanOnThread(bytes, KEYS)).resolves.toEqual(expected);
 });
 
+it('answers a scan under way when the thread is stopped, scanned by its caller', async () => {
+  startScanThread();
+  // ~9 MB: tens of milliseconds to scan, so the thread is stopped in the middle.
+  const bytes = body(36_000);
+  expect(bytes.length).toBeLessThan(10 << 20);
+  const scanning = scanOnThread(bytes, KEYS);
+  expect(scanning).toBeDefined();
+  await stopScanThread();
+  expect(await scanning).toEqual(scanJson(bytes, KEYS));
+  expect(scanOnThread(bytes, KEYS)).toBeUndefined();
+});
+
 it.runIf(fs.existsSync('/proc/thread-self'))('scans on a thread that gives way to the applier and the preparing thread (nice 10)', async () => {
   startScanThread();
   // The thread sets its priority as it starts: once it has answered, it has.

@@ -26,12 +26,19 @@ type Scanner = {
   // Each task's answer goes to the caller's copy of this module (Next.js bundles its own), which
   // makes the error of a fault: its class must be the one the caller knows.
   pending: Map<number, { slot: number; settle: (answer: ScanAnswer) => void }>;
+  lastTask: number;
   broken: boolean;
 };
 
 const KEY = Symbol.for('vitrine.scan-thread');
 type Holder = { [KEY]?: Scanner };
-let lastTask = 0;
+
+/** Each task waiting for the thread is answered as though the thread had failed: scanned by its caller. */
+function stopped(scanner: Scanner): void {
+  scanner.broken = true;
+  for (const [id, task] of scanner.pending) task.settle({ id, error: 'the thread stopped' });
+  scanner.pending.clear();
+}
 
 /** Starts the thread that scans large bodies, once per process (the process entry calls it). */
 export function startScanThread(): void {
@@ -42,9 +49,15 @@ export function startScanThread(): void {
   const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
   const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
   const nice = Number(process.env.SCAN_THREAD_NICE ?? 10);
-  const worker = new Worker(load, { eval: true, workerData: { slots, nice } });
+  let worker: Worker;
+  try {
+    worker = new Worker(load, { eval: true, workerData: { slots, nice } });
+  } catch (error) {
+    log(`no thread to scan request bodies on (they are scanned where they arrive): ${String(error)}`);
+    return;
+  }
   worker.unref();
-  const scanner: Scanner = { worker, slots, free: Array.from({ length: SLOTS }, (_, slot) => slot), pending: new Map(), broken: false };
+  const scanner: Scanner = { worker, slots, free: Array.from({ length: SLOTS }, (_, slot) => slot), pending: new Map(), lastTask: 0, broken: false };
   worker.on('message', (answer: ScanAnswer) => {
     const task = scanner.pending.get(answer.id);
     if (!task) return;
@@ -55,10 +68,8 @@ export function startScanThread(): void {
   });
   const fail = (error: unknown) => {
     if (scanner.broken) return;
-    scanner.broken = true;
     log(`the thread scanning request bodies stopped (they are scanned where they arrive): ${String(error)}`);
-    for (const [id, task] of scanner.pending) task.settle({ id, error: 'the thread stopped' });
-    scanner.pending.clear();
+    stopped(scanner);
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(`exit ${code}`));
@@ -71,14 +82,14 @@ export async function stopScanThread(): Promise<void> {
   const scanner = holder[KEY];
   if (!scanner) return;
   delete holder[KEY];
-  scanner.broken = true;
+  stopped(scanner);
   await scanner.worker.terminate();
 }
 
 /**
  * scanJson's answer for `bytes`, worked out on the scanning thread (its faults thrown as
- * JsonSyntaxError; here after all if the thread fails); undefined when it is not to be scanned there (no thread, no free slot, a
- * body too small or too large), for the caller to scan it itself.
+ * JsonSyntaxError; here after all if the thread fails); undefined when it is not to be scanned
+ * there (no thread, no free slot, a body too small or too large), for the caller to scan it.
  */
 export function scanOnThread(bytes: Uint8Array, elementKeys: readonly string[]): Promise<ScannedObject | null> | undefined {
   const scanner = (globalThis as Holder)[KEY];
@@ -86,7 +97,7 @@ export function scanOnThread(bytes: Uint8Array, elementKeys: readonly string[]):
   const slot = scanner.free.pop();
   if (slot === undefined) return undefined;
   new Uint8Array(scanner.slots[slot], 0, bytes.length).set(bytes);
-  const id = ++lastTask;
+  const id = ++scanner.lastTask;
   const task: ScanTask = { id, slot, length: bytes.length, elementKeys };
   return new Promise((resolve, reject) => {
     const settle = ({ members, fault, error }: ScanAnswer) => {
