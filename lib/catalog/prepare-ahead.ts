@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
+import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { peekKnownStates } from './known-states';
 import { type BatchParts, PreparedBatch } from './prepared-batch';
@@ -49,8 +50,7 @@ function preparer(): Preparer | null {
   if (holder[KEY] === undefined || holder[KEY]?.broken) {
     try {
       // Its source is TypeScript: loaded through tsx's API, whatever started this process (tsx, vitest).
-      const entry = new URL('./prepare-worker.ts', import.meta.url).href;
-      const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+      const load = tsModuleLoader(new URL('./prepare-worker.ts', import.meta.url));
       const slots: SharedSlots = {
         bodies: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BODY_BYTES)),
         arenas: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_ARENA_BYTES)),

@@ -11,6 +11,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
+import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 import type { ScanAnswer, ScanTask } from './scan-worker';
 
@@ -45,8 +46,7 @@ export function startScanThread(): void {
   const holder = globalThis as Holder;
   if (holder[KEY] && !holder[KEY].broken) return;
   // Its source is TypeScript: loaded through tsx's API, whatever started this process.
-  const entry = new URL('./scan-worker.ts', import.meta.url).href;
-  const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+  const load = tsModuleLoader(new URL('./scan-worker.ts', import.meta.url));
   const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
   const nice = Number(process.env.SCAN_THREAD_NICE ?? 10);
   let worker: Worker;
