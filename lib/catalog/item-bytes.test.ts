@@ -213,6 +213,19 @@ describe('readItem', () => {
     }
   });
 
+  // The params read are kept up to a bound, and the cache is emptied between items once full:
+  // the third item fills it part way through.
+  it('reads params past the number it keeps, within an item and in the items after', () => {
+    const base = { name: 'n', url: 'https://s.example/a', picture: 'https://s.example/a.jpg', price: 10, categories: ['1'] };
+    const paramsFrom = (from: number, count: number) => Array.from({ length: count }, (_, n) => ({ name: `many_${from + n}`, value: [`v${from + n}`, from + n] }));
+    for (let k = 0; k < 3; k++) {
+      const text = JSON.stringify({ id: `m${k}`, ...base, params: paramsFrom(7000 * k, 7000) });
+      expect(read(text), `item ${k}`).toEqual(parsed(text));
+    }
+    const again = JSON.stringify({ id: 'm3', ...base, params: [...paramsFrom(0, 5), ...paramsFrom(20990, 20), ...paramsFrom(30000, 5), ...paramsFrom(0, 2)] });
+    expect(read(again)).toEqual(parsed(again));
+  });
+
   it('keeps the last offer of a location listed twice, in the place of the first, with many offers too', () => {
     for (const count of [3, 40]) {
       const offers = Array.from({ length: count }, (_, n) => ({ location: `l${n % (count - 1)}`, price: n + 1, stock_quantity: n }));

@@ -140,6 +140,8 @@ const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 // The reader's place: the body, the byte at, the last string's content [textStart, textEnd),
 // the last number's value, and whether a string held a byte past ASCII.
 let b: Buffer = Buffer.alloc(0);
+// The same bytes, read four at a time (sameBytes).
+let bWords = new DataView(b.buffer, b.byteOffset, b.length);
 let at = 0;
 let textStart = 0;
 let textEnd = 0;
@@ -480,11 +482,13 @@ const colors: string[] = [];
 let colorCount = 0;
 const sizes: string[] = [];
 let sizeCount = 0;
-const itemParams: ParamRecord[] = [];
+// The item's params that make tokens, by their numbers in paramCache.
+let itemParams: Int32Array = new Int32Array(64);
 let paramCount = 0;
 
 function startItem(): void {
   serial++;
+  paramCache.clearIfFull();
   wide = 0;
   escapes = false;
   available = true;
@@ -700,57 +704,138 @@ function once(mask: number, bit: number): number {
 // depend on its bytes alone: each param read is kept by its bytes, and the same bytes again are
 // not read twice (reading a param took ~0.3 µs, a look-up of its bytes ~0.1).
 
-/** A param as read: what its tokens are made of, and their numbers in the last TokenNumbers that numbered them. */
-type ParamRecord = { searchable: boolean; name: string; priority: number | ''; keys: string[]; numbers: number[]; numberedBy: TokenNumbers | null };
+/** A param as read: what its tokens are made of. */
+type ParamRecord = { name: string; priority: number | ''; keys: string[] };
 
+/** A copy of `list` twice as long. */
+function grownInts(list: Int32Array): Int32Array {
+  const grown = new Int32Array(2 * list.length);
+  grown.set(list);
+  return grown;
+}
+
+/** Whether body[start, start + length) holds the bytes of `pool` at `from`: four at a time. */
+function sameBytes(pool: DataView, from: number, start: number, length: number): boolean {
+  if (length < 4) {
+    for (let i = 0; i < length; i++) if (pool.getUint8(from + i) !== b[start + i]) return false;
+    return true;
+  }
+  const last = length - 4;
+  for (let i = 0; i < last; i += 4) if (pool.getInt32(from + i) !== bWords.getInt32(start + i)) return false;
+  return pool.getInt32(from + last) === bWords.getInt32(start + last);
+}
+
+/**
+ * The params read, by their bytes: a number each, which the item's list holds (itemParams), and
+ * their tokens' numbers in the TokenNumbers last used. What a look-up reads is in typed arrays,
+ * a few cache lines a param, its bytes compared four at a time (with a record object each, its
+ * pieces in arrays apart and the bytes compared one by one, a param cost ~350 ns to find and
+ * number in an item of the benchmark's shape; ~250 now). Bounded: once full no more are found
+ * again, and it is emptied before the next item (startItem), so that the numbers an item holds
+ * stay its params'.
+ */
 class ParamCache {
-  private table = new Int32Array(1 << 16);
-  private hashes: number[] = [];
-  private starts: number[] = [];
-  private lengths: number[] = [];
-  private records: ParamRecord[] = [];
-  private pool = Buffer.allocUnsafe(1 << 21);
+  static readonly MOST = 1 << 14;
+  // Open addressing: [hash, number + 1] each slot, 0 for an empty one. At most a quarter full.
+  private readonly table = new Int32Array(2 << 16);
+  // Of each param found again: where its bytes are in the pool, and how many.
+  private readonly spans = new Int32Array(2 * ParamCache.MOST);
+  private readonly pool = Buffer.allocUnsafe(1 << 21);
+  private readonly poolWords = new DataView(this.pool.buffer, this.pool.byteOffset, this.pool.length);
   private used = 0;
+  private full = false;
+  private records: ParamRecord[] = [];
+  // By number: whether it makes tokens (`searchable` not false), and its tokens' numbers in
+  // `numbers` [numbersFrom, numbersTo) if it was numbered this `numbering`.
+  searchable = new Uint8Array(1024);
+  private numberedIn = new Int32Array(1024);
+  numbersFrom = new Int32Array(1024);
+  numbersTo = new Int32Array(1024);
+  numbers = new Int32Array(1 << 14);
+  private numbersUsed = 0;
+  private numbering = 1;
+  private numberingTokens: TokenNumbers | null = null;
 
-  /** The record of the bytes [start, end) whose hash is `hash`, or undefined. */
-  find(start: number, end: number, hash: number): ParamRecord | undefined {
+  /** The number of the param whose bytes are [start, end) and whose hash is `hash`, or -1. */
+  find(start: number, end: number, hash: number): number {
     const length = end - start;
-    const mask = this.table.length - 1;
-    for (let slot = hash & mask, entry = this.table[slot]; entry !== 0; slot = (slot + 1) & mask, entry = this.table[slot]) {
-      const k = entry - 1;
-      if (this.hashes[k] !== hash || this.lengths[k] !== length) continue;
-      const pool = this.pool;
-      const from = this.starts[k];
-      let i = 0;
-      while (i < length && pool[from + i] === b[start + i]) i++;
-      if (i === length) return this.records[k];
+    const table = this.table;
+    const mask = (table.length >> 1) - 1;
+    for (let slot = hash & mask; table[2 * slot + 1] !== 0; slot = (slot + 1) & mask) {
+      if (table[2 * slot] !== hash) continue;
+      const k = table[2 * slot + 1] - 1;
+      if (this.spans[2 * k + 1] === length && sameBytes(this.poolWords, this.spans[2 * k], start, length)) return k;
     }
-    return undefined;
+    return -1;
   }
 
-  add(start: number, end: number, hash: number, record: ParamRecord): void {
-    const length = end - start;
-    if (length > this.pool.length) return;
-    if (this.records.length >= this.table.length >> 2 || this.used + length > this.pool.length) this.clear();
-    const mask = this.table.length - 1;
-    let slot = hash & mask;
-    while (this.table[slot] !== 0) slot = (slot + 1) & mask;
-    b.copy(this.pool, this.used, start, end);
-    this.table[slot] = this.records.length + 1;
-    this.hashes.push(hash);
-    this.starts.push(this.used);
-    this.lengths.push(length);
+  /** Keeps the param whose bytes are [start, end): its number. */
+  add(start: number, end: number, hash: number, record: ParamRecord, searchable: boolean): number {
+    const k = this.records.length;
     this.records.push(record);
+    if (k === this.searchable.length) this.grow();
+    this.searchable[k] = searchable ? 1 : 0;
+    this.numberedIn[k] = 0;
+    const length = end - start;
+    if (k >= ParamCache.MOST || this.used + length > this.pool.length) this.full = true;
+    if (this.full) return k;
+    const table = this.table;
+    const mask = (table.length >> 1) - 1;
+    let slot = hash & mask;
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    b.copy(this.pool, this.used, start, end);
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = k + 1;
+    this.spans[2 * k] = this.used;
+    this.spans[2 * k + 1] = length;
     this.used += length;
+    return k;
   }
 
-  private clear(): void {
+  /** Param k's tokens numbered by `tokens`, to numbers[numbersFrom[k], numbersTo[k]). */
+  numberBy(k: number, tokens: TokenNumbers): void {
+    if (tokens !== this.numberingTokens) {
+      this.numberingTokens = tokens;
+      this.newNumbering();
+    }
+    if (this.numberedIn[k] === this.numbering) return;
+    const { priority, name, keys } = this.records[k];
+    // A param without a value still makes its name's token (visitFacetTokens).
+    const count = Math.max(1, keys.length);
+    if (this.numbersUsed + count > this.numbers.length) {
+      const grown = new Int32Array(2 * (this.numbersUsed + count));
+      grown.set(this.numbers.subarray(0, this.numbersUsed));
+      this.numbers = grown;
+    }
+    this.numbersFrom[k] = this.numbersUsed;
+    if (keys.length === 0) this.numbers[this.numbersUsed++] = tokens.paramNumber(priority, name, null);
+    for (const key of keys) this.numbers[this.numbersUsed++] = tokens.paramNumber(priority, name, key);
+    this.numbersTo[k] = this.numbersUsed;
+    this.numberedIn[k] = this.numbering;
+  }
+
+  /** Empties a full cache; called between items. */
+  clearIfFull(): void {
+    if (!this.full) return;
     this.table.fill(0);
-    this.hashes = [];
-    this.starts = [];
-    this.lengths = [];
     this.records = [];
     this.used = 0;
+    this.full = false;
+    this.newNumbering();
+  }
+
+  private newNumbering(): void {
+    this.numbering++;
+    this.numbersUsed = 0;
+  }
+
+  private grow(): void {
+    const size = 2 * this.searchable.length;
+    const grown = <T extends Uint8Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
+    this.searchable = grown(this.searchable, new Uint8Array(size));
+    this.numberedIn = grown(this.numberedIn, new Int32Array(size));
+    this.numbersFrom = grown(this.numbersFrom, new Int32Array(size));
+    this.numbersTo = grown(this.numbersTo, new Int32Array(size));
   }
 }
 
@@ -847,14 +932,14 @@ function paramMember(name: number): void {
   } else skip();
 }
 
-/** The param object at `at`, read (and kept) or found by its bytes. */
-function param(): ParamRecord {
+/** The param object at `at`, read (and kept) or found by its bytes: its number in paramCache. */
+function param(): number {
   if (b[at] !== OPEN_BRACE) decline();
   const start = at;
   const end = objectSpan();
   const hash = spanHash;
   const known = paramCache.find(start, end, hash);
-  if (known !== undefined) {
+  if (known >= 0) {
     wide |= spanBits;
     // Its escapes are the item's as much as if read (readItem then checks what jsonb refuses).
     if (spanEscaped) escapes = true;
@@ -867,9 +952,7 @@ function param(): ParamRecord {
   paramKeys = [];
   object(paramMember);
   if ((paramMask & 3) !== 3) decline();
-  const record: ParamRecord = { searchable: paramSearchable, name: paramName, priority: paramPriority, keys: paramKeys, numbers: [], numberedBy: null };
-  paramCache.add(start, end, hash, record);
-  return record;
+  return paramCache.add(start, end, hash, { name: paramName, priority: paramPriority, keys: paramKeys }, paramSearchable);
 }
 
 function params(): void {
@@ -877,8 +960,11 @@ function params(): void {
 }
 
 function paramElement(): void {
-  const record = param();
-  if (record.searchable) itemParams[paramCount++] = record;
+  const k = param();
+  if (paramCache.searchable[k] === 1) {
+    if (paramCount === itemParams.length) itemParams = grownInts(itemParams);
+    itemParams[paramCount++] = k;
+  }
 }
 
 // Offers: location required.
@@ -1013,7 +1099,10 @@ export type ReadItem = { id: string; available: boolean; categories: string[]; o
  * writeFields and encodeList would; or undefined, with nothing written, when it is left to them.
  */
 export function readItem(body: Buffer, start: number, end: number, rows: BinaryRows, tokens: TokenNumbers): ReadItem | undefined {
-  b = body;
+  if (body !== b) {
+    b = body;
+    bWords = new DataView(body.buffer, body.byteOffset, body.length);
+  }
   at = start;
   startItem();
   try {
@@ -1140,13 +1229,10 @@ function numberTokens(tokens: TokenNumbers): number[] | null {
     if (trimmedSize !== '') tokens.simple('s', trimmedSize);
   }
   for (let p = 0; p < paramCount; p++) {
-    const record = itemParams[p];
-    if (record.numberedBy !== tokens) {
-      // A param without a value still makes its name's token (visitFacetTokens).
-      record.numbers = record.keys.length === 0 ? [tokens.paramNumber(record.priority, record.name, null)] : record.keys.map((key) => tokens.paramNumber(record.priority, record.name, key));
-      record.numberedBy = tokens;
-    }
-    for (const number of record.numbers) tokens.put(number);
+    const k = itemParams[p];
+    paramCache.numberBy(k, tokens);
+    const numbers = paramCache.numbers;
+    for (let n = paramCache.numbersFrom[k], to = paramCache.numbersTo[k]; n < to; n++) tokens.put(numbers[n]);
   }
   return tokens.finishList();
 }

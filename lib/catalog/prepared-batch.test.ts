@@ -77,12 +77,16 @@ describe('PreparedBatch', () => {
     const sent: unknown[] = Array.from({ length: 60 }, (_, n) => syntheticItem(n, leaves, locations));
     sent[7] = { id: 'bad', price: 'x' };
     sent[9] = { id: 'nul', name: 'N', price: 1, url: 'https://s.example/n', picture: 'https://s.example/n.jpg', categories: ['c'], brand: 'A\u0000' };
-    // Some positions left out, as items guessed unchanged are.
+    // Some positions left out, as items guessed unchanged are; the rest in no particular order,
+    // one of them twice (the last counts).
+    made.prepare(11, { id: 'first', price: 'x' });
+    for (let position = sent.length - 1; position >= 0; position -= 2) if (position % 5 !== 3) made.prepare(position, JSON.parse(JSON.stringify(sent[position])));
     for (let position = 0; position < sent.length; position++) {
       if (position % 5 === 3) continue;
       const text = JSON.stringify(sent[position]);
       made.prepare(position, JSON.parse(text), () => text);
     }
+    expect(held(made, 11)).toEqual(expected(sent[11], 11));
     const before = sent.map((_, position) => (made.entry(position) ? held(made, position) : undefined));
     const crossed = PreparedBatch.fromParts(structuredClone(made.parts()));
     expect(crossed.madeHere).toBe(false);
@@ -94,6 +98,8 @@ describe('PreparedBatch', () => {
     const text = JSON.stringify(sent[3]);
     crossed.prepare(3, JSON.parse(text), () => text);
     expect(held(crossed, 3)).toEqual(expected(JSON.parse(text), 3, text));
+    // The crossed entries read the same after it.
+    expect(sent.map((_, position) => (position !== 3 && crossed.entry(position) ? held(crossed, position) : undefined))).toEqual(before);
     const numbers = (crossed.entry(3) as { facets: number[] }).facets;
     const known = (crossed.entry(0) as { facets: number[] }).facets;
     const shared = known.filter((number) => numbers.some((other) => crossed.token(other) === crossed.token(number)));

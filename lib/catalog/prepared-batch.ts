@@ -48,43 +48,6 @@ export type BatchParts = {
   texts: string[];
 };
 
-/** The entries BatchParts hold, by position. */
-function entriesOf({ numbers, strings, lengths, problems }: BatchParts): (BatchEntry | undefined)[] {
-  const entries: (BatchEntry | undefined)[] = [];
-  let at = 0;
-  let string = 0;
-  let from = 0;
-  let problem = 0;
-  const ints = (count: number): number[] => {
-    const list = new Array<number>(count);
-    for (let i = 0; i < count; i++) list[i] = numbers[at++];
-    return list;
-  };
-  const text = () => strings.slice(from, (from += lengths[string++]));
-  const texts = (count: number): string[] => {
-    const list = new Array<string>(count);
-    for (let i = 0; i < count; i++) list[i] = text();
-    return list;
-  };
-  while (at < numbers.length) {
-    const position = numbers[at++];
-    if (numbers[at++] === 0) {
-      entries[position] = { ok: false, problem: problems[problem++] };
-      continue;
-    }
-    const available = numbers[at++] === 1;
-    const fieldsStart = numbers[at++];
-    const fieldsEnd = numbers[at++];
-    const facetCount = numbers[at++];
-    const facets = facetCount < 0 ? null : ints(facetCount);
-    const categoryCount = numbers[at++];
-    const offerLocationCount = numbers[at++];
-    const id = text();
-    entries[position] = { ok: true, id, available, fieldsStart, fieldsEnd, facets, categories: texts(categoryCount), offerLocations: texts(offerLocationCount) };
-  }
-  return entries;
-}
-
 // A batch's memory given back when the batch is collected without being released (a read-ahead
 // never taken): the unregister token is the batch.
 const unreleased = new FinalizationRegistry<() => void>((giveBack) => giveBack());
@@ -94,7 +57,23 @@ export class PreparedBatch {
   private released = false;
   // Gives the arena's memory back for reuse (fromParts), once.
   private giveBack?: () => void;
-  private readonly entries: (BatchEntry | undefined)[];
+  // The entries, as BatchParts' numbers (in the order prepared), and by position where each
+  // starts (+ 1; 0: not prepared) and its first string (a rejected item's: its problem). Kept as
+  // numbers rather than 5,000 objects an import, which lived as long as the batch: each
+  // collection of the young generation copied them, and then the old generation held them
+  // (~4 MB of a preparing thread's ~14 MB between collections).
+  private numbers: Int32Array;
+  private used: number;
+  private starts = new Int32Array(0);
+  private firsts = new Int32Array(0);
+  // Strings [0, partsStrings) are the parts' (one string, each one's offset and length); those
+  // after, made here, are in `madeStrings`.
+  private readonly partsText: string;
+  private readonly partsOffsets: Int32Array;
+  private readonly partsLengths: Int32Array;
+  private readonly partsStrings: number;
+  private readonly madeStrings: string[] = [];
+  private readonly problems: ImportProblem[];
   // The batch's own numbering of the tokens its items carry, and their texts by number.
   private readonly tokens = new TokenNumbers();
   private readonly texts: string[];
@@ -109,8 +88,16 @@ export class PreparedBatch {
       : memory
         ? BinaryRows.into(memory)
         : new BinaryRows(bytes);
-    this.entries = parts ? entriesOf(parts) : [];
     this.madeHere = parts === undefined;
+    this.numbers = parts?.numbers ?? new Int32Array(1 << 12);
+    this.used = parts?.numbers.length ?? 0;
+    this.partsText = parts?.strings ?? '';
+    this.partsLengths = parts?.lengths ?? new Int32Array(0);
+    this.partsStrings = this.partsLengths.length;
+    this.partsOffsets = new Int32Array(this.partsStrings);
+    for (let i = 1; i < this.partsStrings; i++) this.partsOffsets[i] = this.partsOffsets[i - 1] + this.partsLengths[i - 1];
+    this.problems = parts?.problems ?? [];
+    if (parts) this.indexParts();
     this.texts = parts?.texts ?? [];
     // Tokens numbered on the thread that made the parts are known here by their text only: an
     // item prepared here afterwards numbers its tokens from the next number.
@@ -154,68 +141,69 @@ export class PreparedBatch {
 
   /** What the batch holds, to hand to another thread (the arena's memory moves with it: this batch is done). */
   parts(): BatchParts {
-    let numbers = new Int32Array(1 << 16);
-    let at = 0;
-    const put = (value: number) => {
-      if (at === numbers.length) {
-        const grown = new Int32Array(2 * numbers.length);
-        grown.set(numbers);
-        numbers = grown;
-      }
-      numbers[at++] = value;
+    const lengths = new Int32Array(this.partsStrings + this.madeStrings.length);
+    lengths.set(this.partsLengths);
+    for (let i = 0; i < this.madeStrings.length; i++) lengths[this.partsStrings + i] = this.madeStrings[i].length;
+    return {
+      arena: this.arena.take(),
+      numbers: this.numbers.slice(0, this.used),
+      strings: this.partsText + this.madeStrings.join(''),
+      lengths,
+      problems: this.problems,
+      texts: this.texts,
     };
-    const strings: string[] = [];
-    const problems: ImportProblem[] = [];
-    // forEach skips the positions not prepared.
-    (this.entries as BatchEntry[]).forEach((entry, position) => {
-      put(position);
-      if (!entry.ok) {
-        put(0);
-        problems.push(entry.problem);
-        return;
-      }
-      const { facets, categories, offerLocations } = entry;
-      put(1);
-      put(entry.available ? 1 : 0);
-      put(entry.fieldsStart);
-      put(entry.fieldsEnd);
-      put(facets === null ? -1 : facets.length);
-      if (facets !== null) for (const number of facets) put(number);
-      put(categories.length);
-      put(offerLocations.length);
-      strings.push(entry.id);
-      for (const category of categories) strings.push(category);
-      for (const location of offerLocations) strings.push(location);
-    });
-    const lengths = new Int32Array(strings.length);
-    for (let i = 0; i < strings.length; i++) lengths[i] = strings[i].length;
-    return { arena: this.arena.take(), numbers: numbers.slice(0, at), strings: strings.join(''), lengths, problems, texts: this.texts };
   }
 
-  /** The item at `position` if prepared. */
+  /** The item at `position` if prepared (made anew at each call: keep it no longer than needed). */
   entry(position: number): BatchEntry | undefined {
-    return this.entries[position];
+    const start = position < this.starts.length ? this.starts[position] - 1 : -1;
+    if (start < 0) return undefined;
+    const numbers = this.numbers;
+    let at = start + 1;
+    if (numbers[at++] === 0) return { ok: false, problem: this.problems[this.firsts[position]] };
+    const available = numbers[at++] === 1;
+    const fieldsStart = numbers[at++];
+    const fieldsEnd = numbers[at++];
+    const facetCount = numbers[at++];
+    let facets: number[] | null = null;
+    if (facetCount >= 0) {
+      facets = new Array<number>(facetCount);
+      for (let i = 0; i < facetCount; i++) facets[i] = numbers[at++];
+    }
+    const categoryCount = numbers[at++];
+    const offerLocationCount = numbers[at];
+    let string = this.firsts[position];
+    const id = this.string(string++);
+    const categories = new Array<string>(categoryCount);
+    for (let i = 0; i < categoryCount; i++) categories[i] = this.string(string++);
+    const offerLocations = new Array<string>(offerLocationCount);
+    for (let i = 0; i < offerLocationCount; i++) offerLocations[i] = this.string(string++);
+    return { ok: true, id, available, categories, offerLocations, fieldsStart, fieldsEnd, facets };
   }
 
   /** Prepares the item at `position` (`raw` as JSON.parse gives it; `sentText` its text as sent). */
   prepare(position: number, raw: unknown, sentText?: () => string | undefined): BatchEntry {
     if (this.released) throw new Error('a prepared batch was written after its release');
     const valid = validateAndPrepare(raw, position, sentText);
-    if (!valid.ok) return (this.entries[position] = { ok: false, problem: valid.problem });
+    if (!valid.ok) {
+      this.putProblem(position, valid.problem);
+      return { ok: false, problem: valid.problem };
+    }
     const { item, prepared } = valid;
     const fieldsStart = this.arena.length;
     writeFields(this.arena, prepared.fields);
-    const fieldsEnd = this.arena.length;
-    return (this.entries[position] = {
+    const entry: BatchEntry = {
       ok: true,
       id: item.id,
       available: prepared.available,
       categories: item.categories,
       offerLocations: (item.locations ?? []).map((offer) => offer.location),
       fieldsStart,
-      fieldsEnd,
+      fieldsEnd: this.arena.length,
       facets: this.tokens.encodeList(prepared.facets),
-    });
+    };
+    this.putEntry(position, entry);
+    return entry;
   }
 
   /**
@@ -230,7 +218,9 @@ export class PreparedBatch {
       const text = body.toString('utf8', start, end);
       return this.prepare(position, JSON.parse(text), () => text);
     }
-    return (this.entries[position] = { ok: true, ...read, fieldsStart, fieldsEnd: this.arena.length });
+    const entry: BatchEntry = { ok: true, ...read, fieldsStart, fieldsEnd: this.arena.length };
+    this.putEntry(position, entry);
+    return entry;
   }
 
   /** Prepares the item at `position` of `items`: from its bytes when they are known. */
@@ -238,6 +228,84 @@ export class PreparedBatch {
     const source = items.source;
     if (source === undefined) return this.prepare(position, items.value(position), () => items.text(position));
     return this.prepareSent(position, source.body, source.spans[2 * position], source.spans[2 * position + 1]);
+  }
+
+  /** String `i` of the batch's entries. */
+  private string(i: number): string {
+    if (i >= this.partsStrings) return this.madeStrings[i - this.partsStrings];
+    const from = this.partsOffsets[i];
+    return this.partsText.slice(from, from + this.partsLengths[i]);
+  }
+
+  /** Room for `count` more numbers, and for `position` in the index. */
+  private reserve(position: number, count: number): void {
+    if (this.used + count > this.numbers.length) {
+      const grown = new Int32Array(Math.max(2 * this.numbers.length, this.used + count));
+      grown.set(this.numbers.subarray(0, this.used));
+      this.numbers = grown;
+    }
+    if (position >= this.starts.length) {
+      const size = Math.max(2 * this.starts.length, position + 1, 1024);
+      const starts = new Int32Array(size);
+      starts.set(this.starts);
+      this.starts = starts;
+      const firsts = new Int32Array(size);
+      firsts.set(this.firsts);
+      this.firsts = firsts;
+    }
+  }
+
+  private putEntry(position: number, entry: BatchEntry & { ok: true }): void {
+    const { facets, categories, offerLocations } = entry;
+    this.reserve(position, 8 + (facets?.length ?? 0));
+    const numbers = this.numbers;
+    this.starts[position] = this.used + 1;
+    this.firsts[position] = this.partsStrings + this.madeStrings.length;
+    let at = this.used;
+    numbers[at++] = position;
+    numbers[at++] = 1;
+    numbers[at++] = entry.available ? 1 : 0;
+    numbers[at++] = entry.fieldsStart;
+    numbers[at++] = entry.fieldsEnd;
+    numbers[at++] = facets === null ? -1 : facets.length;
+    if (facets !== null) for (let i = 0; i < facets.length; i++) numbers[at++] = facets[i];
+    numbers[at++] = categories.length;
+    numbers[at++] = offerLocations.length;
+    this.used = at;
+    this.madeStrings.push(entry.id);
+    for (const category of categories) this.madeStrings.push(category);
+    for (const location of offerLocations) this.madeStrings.push(location);
+  }
+
+  private putProblem(position: number, problem: ImportProblem): void {
+    this.reserve(position, 2);
+    this.starts[position] = this.used + 1;
+    this.firsts[position] = this.problems.length;
+    this.numbers[this.used++] = position;
+    this.numbers[this.used++] = 0;
+    this.problems.push(problem);
+  }
+
+  /** The index of the entries the parts hold (the last of a position prepared twice counts). */
+  private indexParts(): void {
+    const numbers = this.numbers;
+    let at = 0;
+    let string = 0;
+    let problem = 0;
+    while (at < this.used) {
+      const position = numbers[at];
+      this.reserve(position, 0);
+      this.starts[position] = at + 1;
+      if (numbers[at + 1] === 0) {
+        this.firsts[position] = problem++;
+        at += 2;
+        continue;
+      }
+      this.firsts[position] = string;
+      at += 6 + Math.max(0, numbers[at + 5]);
+      string += 1 + numbers[at] + numbers[at + 1];
+      at += 2;
+    }
   }
 
   /** The text of the batch's token `number`. */
