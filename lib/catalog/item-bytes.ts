@@ -777,6 +777,8 @@ class ParamCache {
     this.searchable[k] = searchable ? 1 : 0;
     this.numberedIn[k] = 0;
     const length = end - start;
+    // A param larger than the pool is read every time, as it was this time.
+    if (length > this.pool.length) return k;
     if (k >= ParamCache.MOST || this.used + length > this.pool.length) this.full = true;
     if (this.full) return k;
     const table = this.table;

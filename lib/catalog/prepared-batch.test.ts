@@ -93,6 +93,7 @@ describe('PreparedBatch', () => {
     expect(sent.map((_, position) => (crossed.entry(position) ? held(crossed, position) : undefined))).toEqual(before);
     expect(before[7]).toHaveProperty('problem');
     expect(before[3]).toBeUndefined();
+    for (const position of [-1, 1.5, sent.length, 1e6]) expect(crossed.entry(position), String(position)).toBeUndefined();
     expect(before[9]).toMatchObject({ tokens: null });
     // Prepared after crossing: its tokens number on from the crossed ones, the same token the same number.
     const text = JSON.stringify(sent[3]);

@@ -157,7 +157,8 @@ export class PreparedBatch {
   /** The item at `position` if prepared (made anew at each call: keep it no longer than needed). */
   entry(position: number): BatchEntry | undefined {
     const start = position < this.starts.length ? this.starts[position] - 1 : -1;
-    if (start < 0) return undefined;
+    // Not an index prepared (NaN for one that is not an index at all).
+    if (!(start >= 0)) return undefined;
     const numbers = this.numbers;
     let at = start + 1;
     if (numbers[at++] === 0) return { ok: false, problem: this.problems[this.firsts[position]] };
