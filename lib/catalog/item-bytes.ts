@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { type BinaryRows, storableJsonText } from './copy-rows';
 import type { TokenNumbers } from './facet-dictionary';
+import { grown } from './hash-slots';
 import { discountPercent, isoInstant, NICHE_SECTIONS } from './product-schema';
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
@@ -483,7 +484,7 @@ let colorCount = 0;
 const sizes: string[] = [];
 let sizeCount = 0;
 // The item's params that make tokens, by their numbers in paramCache.
-let itemParams: Int32Array = new Int32Array(64);
+let itemParams = new Int32Array(64);
 let paramCount = 0;
 
 function startItem(): void {
@@ -707,13 +708,6 @@ function once(mask: number, bit: number): number {
 /** A param as read: what its tokens are made of. */
 type ParamRecord = { name: string; priority: number | ''; keys: string[] };
 
-/** A copy of `list` twice as long. */
-function grownInts(list: Int32Array): Int32Array {
-  const grown = new Int32Array(2 * list.length);
-  grown.set(list);
-  return grown;
-}
-
 /** Whether body[start, start + length) holds the bytes of `pool` at `from`: four at a time. */
 function sameBytes(pool: DataView, from: number, start: number, length: number): boolean {
   if (length < 4) {
@@ -804,11 +798,7 @@ class ParamCache {
     const { priority, name, keys } = this.records[k];
     // A param without a value still makes its name's token (visitFacetTokens).
     const count = Math.max(1, keys.length);
-    if (this.numbersUsed + count > this.numbers.length) {
-      const grown = new Int32Array(2 * (this.numbersUsed + count));
-      grown.set(this.numbers.subarray(0, this.numbersUsed));
-      this.numbers = grown;
-    }
+    if (this.numbersUsed + count > this.numbers.length) this.numbers = grown(this.numbers, this.numbersUsed + count);
     this.numbersFrom[k] = this.numbersUsed;
     if (keys.length === 0) this.numbers[this.numbersUsed++] = tokens.paramNumber(priority, name, null);
     for (const key of keys) this.numbers[this.numbersUsed++] = tokens.paramNumber(priority, name, key);
@@ -832,12 +822,10 @@ class ParamCache {
   }
 
   private grow(): void {
-    const size = 2 * this.searchable.length;
-    const grown = <T extends Uint8Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
-    this.searchable = grown(this.searchable, new Uint8Array(size));
-    this.numberedIn = grown(this.numberedIn, new Int32Array(size));
-    this.numbersFrom = grown(this.numbersFrom, new Int32Array(size));
-    this.numbersTo = grown(this.numbersTo, new Int32Array(size));
+    this.searchable = grown(this.searchable);
+    this.numberedIn = grown(this.numberedIn);
+    this.numbersFrom = grown(this.numbersFrom);
+    this.numbersTo = grown(this.numbersTo);
   }
 }
 
@@ -964,7 +952,7 @@ function params(): void {
 function paramElement(): void {
   const k = param();
   if (paramCache.searchable[k] === 1) {
-    if (paramCount === itemParams.length) itemParams = grownInts(itemParams);
+    if (paramCount === itemParams.length) itemParams = grown(itemParams);
     itemParams[paramCount++] = k;
   }
 }

@@ -1,6 +1,7 @@
 import type { ImportProblem } from '@/db/schema';
 import { BinaryRows } from './copy-rows';
 import { TokenNumbers } from './facet-dictionary';
+import { grown } from './hash-slots';
 import { readItem } from './item-bytes';
 import { validateAndPrepare, writeFields } from './prepared-items';
 import type { SentItems } from './sent-items';
@@ -39,7 +40,7 @@ export type BatchParts = {
   // For each item prepared, by position: its position, then 0 when rejected, else 1,
   // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the
   // number of categories, the number of offer locations.
-  numbers: Int32Array;
+  numbers: Int32Array<ArrayBuffer>;
   // The id, categories and offer locations of each accepted item, one after another.
   strings: string;
   lengths: Int32Array;
@@ -62,7 +63,7 @@ export class PreparedBatch {
   // numbers rather than 5,000 objects an import, which lived as long as the batch: each
   // collection of the young generation copied them, and then the old generation held them
   // (~4 MB of a preparing thread's ~14 MB between collections).
-  private numbers: Int32Array;
+  private numbers: Int32Array<ArrayBuffer>;
   private used: number;
   private starts = new Int32Array(0);
   private firsts = new Int32Array(0);
@@ -240,19 +241,10 @@ export class PreparedBatch {
 
   /** Room for `count` more numbers, and for `position` in the index. */
   private reserve(position: number, count: number): void {
-    if (this.used + count > this.numbers.length) {
-      const grown = new Int32Array(Math.max(2 * this.numbers.length, this.used + count));
-      grown.set(this.numbers.subarray(0, this.used));
-      this.numbers = grown;
-    }
+    if (this.used + count > this.numbers.length) this.numbers = grown(this.numbers, this.used + count);
     if (position >= this.starts.length) {
-      const size = Math.max(2 * this.starts.length, position + 1, 1024);
-      const starts = new Int32Array(size);
-      starts.set(this.starts);
-      this.starts = starts;
-      const firsts = new Int32Array(size);
-      firsts.set(this.firsts);
-      this.firsts = firsts;
+      this.starts = grown(this.starts, Math.max(position + 1, 1024));
+      this.firsts = grown(this.firsts, Math.max(position + 1, 1024));
     }
   }
 
