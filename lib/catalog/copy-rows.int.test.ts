@@ -64,6 +64,13 @@ const EDGE_ROWS: CopyValue[][] = [
   [null, null, null, null, true, null, null, null],
   ['', 123456789.125, 5, -5, false, ['{', '}', ','], '1970-01-01T00:00:00.000Z', { json: { a: 'nul\0here' }, text: '{"a":"nul\\u0000here"}' }],
   ['ü€', Number.MAX_VALUE, 7, 2 ** 40, true, ['x'], '1999-12-31T23:59:59.999Z', { json: [1, 'two', { b: null }] }],
+  // int8 and timestamptz are written as two 32-bit halves: values at and around the halves' edges.
+  ['a', 1, 1, -9007199254740991, true, null, '2000-01-01T00:00:00.000Z', null],
+  ['b', 1, 1, -1, true, null, '1969-12-31T23:59:59.999Z', null],
+  ['c', 1, 1, 2 ** 32, true, null, '2000-01-01T00:00:00.001Z', null],
+  ['d', 1, 1, 2 ** 32 - 1, true, null, '2286-11-20T17:46:40.000Z', null],
+  ['e', 1, 1, -(2 ** 32), true, null, '1999-12-31T23:59:59.000Z', null],
+  ['f', 1, 1, -(2 ** 32) - 1, true, null, '2136-02-07T06:28:15.296Z', null],
 ];
 
 it('stores from COPY’s binary rows exactly what it stores from the same rows as text', async () => {

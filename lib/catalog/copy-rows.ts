@@ -169,6 +169,28 @@ const EMPTY = Buffer.alloc(0);
 // PostgreSQL's epoch, 2000-01-01T00:00:00Z, in Unix milliseconds; the OID of type text.
 const PG_EPOCH_MS = 946_684_800_000;
 const TEXT_OID = 25;
+const TWO_32 = 2 ** 32;
+
+/** A safe integer as eight big-endian bytes at `at`: two 32-bit halves, no BigInt made. */
+function writeInt64(buffer: Buffer, value: number, at: number): void {
+  const high = Math.floor(value / TWO_32);
+  buffer.writeInt32BE(high, at);
+  buffer.writeUInt32BE(value - high * TWO_32, at + 4);
+}
+
+/**
+ * Microseconds since PostgreSQL's epoch of `ms` (Unix milliseconds) as eight big-endian bytes at
+ * `at`. The product can pass 2^53 (past the year 2285), so it is made of the milliseconds' two
+ * halves, each product exact.
+ */
+function writeMicros(buffer: Buffer, ms: number, at: number): void {
+  const since = ms - PG_EPOCH_MS;
+  const highMs = Math.floor(since / TWO_32);
+  const low = (since - highMs * TWO_32) * 1000;
+  const carry = Math.floor(low / TWO_32);
+  buffer.writeInt32BE(highMs * 1000 + carry, at);
+  buffer.writeUInt32BE(low - carry * TWO_32, at + 4);
+}
 
 /**
  * Rows in COPY's binary format, written into one growing buffer: a row is its field count, a
@@ -273,7 +295,7 @@ export class BinaryRows {
       case 'int8':
         this.reserve(12);
         this.buffer.writeInt32BE(8, this.used);
-        this.buffer.writeBigInt64BE(BigInt(value as number), this.used + 4);
+        writeInt64(this.buffer, value as number, this.used + 4);
         this.used += 12;
         return;
       case 'bool':
@@ -288,7 +310,7 @@ export class BinaryRows {
         if (Number.isNaN(ms)) throw new Error(`not an instant: ${String(value)}`);
         this.reserve(12);
         this.buffer.writeInt32BE(8, this.used);
-        this.buffer.writeBigInt64BE(BigInt(ms - PG_EPOCH_MS) * 1000n, this.used + 4);
+        writeMicros(this.buffer, ms, this.used + 4);
         this.used += 12;
         return;
       }
