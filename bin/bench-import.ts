@@ -61,6 +61,28 @@ function cpuSnapshot(serverPid: number, dataDir: string) {
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const rate = (items: number, ms: number) => Math.round((items / ms) * 1000);
 
+// A fixed piece of work none of Vitrine's code is in, run in a process of its own: JSON.parse of
+// 12 MB of JSON, sha256 of it, and 64 MB of fresh memory written (page faults, the kernel's
+// zeroing). Its CPU milliseconds (the median of five runs) tell how fast this machine runs at the
+// time: the same code's first load ran 1.5 times faster in one half hour than in another here
+// (docs/benchmarks.md), so runs are compared beside this figure.
+const REFERENCE = `
+const crypto = require('node:crypto');
+const items = Array.from({ length: 20000 }, (_, n) => ({ id: 'p' + n, name: 'item ' + n, price: n * 1.25, tags: ['a', 'b'],
+  params: Array.from({ length: 10 }, (_, k) => ({ name: 'param_' + k, value: ['v' + ((n * k) % 97)] })) }));
+const text = Buffer.from(JSON.stringify(items));
+const times = [];
+for (let run = 0; run < 5; run++) {
+  const before = process.cpuUsage();
+  JSON.parse(text.toString());
+  crypto.hash('sha256', text);
+  Buffer.alloc(64 << 20, run);
+  const used = process.cpuUsage(before);
+  times.push((used.user + used.system) / 1000);
+}
+console.log(Math.round(times.sort((a, b) => a - b)[2]));`;
+const machineReference = () => Number(execFileSync(process.execPath, ['-e', REFERENCE]).toString());
+
 // The shop's side of the benchmark runs on the server's two cores, which a real shop's client
 // does not: it sends each body (made once, as bytes) with node:http in one write. fetch took 5–7
 // µs of CPU an item to send the same bytes, strings or not (docs/benchmarks.md).
@@ -90,6 +112,8 @@ function send(url: string, method: string, resource: string, body: string | Buff
 
 async function main() {
   ensureBuild(root, log);
+  // Before the server starts, and again once it is gone: nothing else of the benchmark's runs then.
+  const referenceBefore = machineReference();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
   const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined, LIMITS: 'off' });
   const results: Record<string, string | number> = { products: N };
@@ -209,6 +233,7 @@ async function main() {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  results['machine reference, CPU ms (at the start / at the end)'] = `${referenceBefore} / ${machineReference()}`;
   // BENCH_SERVER_OUTPUT=FILE keeps the server's whole output (with SERVER_NODE_ARGS="--trace-gc", its collections).
   if (process.env.BENCH_SERVER_OUTPUT) fs.writeFileSync(process.env.BENCH_SERVER_OUTPUT, server.output());
   const timings = server.output().split('\n').filter((line) => line.includes('import timings'));
