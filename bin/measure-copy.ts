@@ -71,7 +71,6 @@ await variant('data: the same JSON as one string value', '', 'one string');
 await variant('toast_tuple_target as default (data compressed past ~2 KB rows)', 'alter table products reset (toast_tuple_target)');
 // (Migration 0012's jsonb column is not measured since the rows went binary: jsonb's binary form
 // differs from text's. Its figures, from the text format, are in docs/benchmarks.md, session 18.)
-await variant('without the products_version index', 'drop index products_version');
 await variant('wal_compression = pglz', 'set local wal_compression = pglz');
 await variant('products as they are (again)', '');
 await variant('products without their offers', '', 'as sent', false);

@@ -74,7 +74,7 @@ it('0013 moves items\' digests from products to their availability rows', async 
       for (const [id, digest] of [['a', '2:abc'], ['b', null]]) {
         await tx`insert into products (shop_id, id, name, url, picture, price, discount_percent, categories, data, version, source_digest)
                  values ('s', ${id}, 'n', 'u', 'p', 1, 0, '{}', '{}', 1, ${digest})`;
-        await tx`insert into product_state (shop_id, product_id, available, version) values ('s', ${id}, true, 1)`;
+        await tx`insert into product_state (shop_id, product_id, available, version, data_version) values ('s', ${id}, true, 1, 1)`;
       }
       for (const statement of statements('0013_digest-in-state.sql')) await tx.unsafe(statement);
       expect(await tx`select product_id, source_digest from product_state where shop_id = 's' order by product_id`).toEqual([
@@ -113,6 +113,37 @@ it('0014 moves offers into their product\'s row, by location id, and drops their
       ]);
       const [{ exists }] = await tx<{ exists: boolean }[]>`select to_regclass('product_offers') is not null as exists`;
       expect(exists).toBe(false);
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+});
+
+it('0015 moves each product\'s version beside its availability and drops the products\' index on it', async () => {
+  const rolledBack = new Error('roll back');
+  await database.ctx.sql
+    .begin(async (tx) => {
+      await tx.unsafe(`alter table product_state drop column data_version; create index products_version on products (shop_id, version)`);
+      // Two shops with the same ids at other versions; a state whose product is gone.
+      for (const [shop, id, version, stateVersion] of [['s', 'a', 3, 5], ['s', 'b', 7, 2], ['t', 'a', 9, 1]] as const) {
+        await tx`insert into products (shop_id, id, name, url, picture, price, discount_percent, categories, data, version)
+                 values (${shop}, ${id}, 'n', 'u', 'p', 1, 0, '{}', '{}', ${version})`;
+        await tx`insert into product_state (shop_id, product_id, available, version) values (${shop}, ${id}, true, ${stateVersion})`;
+      }
+      await tx`insert into product_state (shop_id, product_id, available, version) values ('s', 'gone', false, 4)`;
+      for (const statement of statements('0015_data-version-in-state.sql')) await tx.unsafe(statement);
+      expect(await tx`select shop_id, product_id, version::int, data_version::int from product_state order by shop_id, product_id`).toEqual([
+        { shop_id: 's', product_id: 'a', version: 5, data_version: 3 },
+        { shop_id: 's', product_id: 'b', version: 2, data_version: 7 },
+        { shop_id: 's', product_id: 'gone', version: 4, data_version: 4 },
+        { shop_id: 't', product_id: 'a', version: 1, data_version: 9 },
+      ]);
+      const [{ exists }] = await tx<{ exists: boolean }[]>`select to_regclass('products_version') is not null as exists`;
+      expect(exists).toBe(false);
+      const [{ nullable }] = await tx<{ nullable: string }[]>`
+        select is_nullable as nullable from information_schema.columns where table_name = 'product_state' and column_name = 'data_version'`;
+      expect(nullable).toBe('NO');
       throw rolledBack;
     })
     .catch((error: unknown) => {

@@ -96,11 +96,12 @@ export const products = pgTable(
     // space-separated: what products stored since that table existed carry instead of `facets`.
     // The index builder reads this first, then `facets`, then `data`.
     facetValues: text('facet_values'),
-    // The shop's catalog version in which this row last changed: readers fetch only what changed.
+    // The shop's catalog version in which this row last changed (product_state.data_version
+    // says it too, for readers: no index here on it, ~1.5–2 µs of PostgreSQL's CPU a row copied).
     version: bigint('version', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('products_version').on(t.shopId, t.version)],
+  (t) => [primaryKey({ columns: [t.shopId, t.id] })],
 );
 
 // Whether a product is in stock, kept apart from the wide product row: PATCH, DELETE and POST
@@ -121,6 +122,9 @@ export const productState = pgTable(
     sourceDigest: text('source_digest'),
     // The catalog version in which availability last changed.
     version: bigint('version', { mode: 'number' }).notNull(),
+    // The catalog version in which the product's row last changed (products.version): readers
+    // asking what changed since a version find both here, in one pass over the shop's narrow rows.
+    dataVersion: bigint('data_version', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.productId] })],
 );

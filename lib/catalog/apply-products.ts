@@ -235,6 +235,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       sorted.newStates.field('bool', item.available);
       sorted.newStates.bytes(versionField);
       sorted.newStates.field('text', items.digest(position));
+      sorted.newStates.bytes(versionField);
       rows.row(NEW_PRODUCT_COLUMNS.length);
       rows.bytes(shopField);
       rows.bytes(plan.batch.fields(item));
@@ -256,7 +257,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
 }
 
 const NEW_PRODUCT_COLUMNS = ['shop_id', ...PRODUCT_COLUMNS, 'version'];
-const STATE_COLUMNS = ['shop_id', 'product_id', 'available', 'version', 'source_digest'];
+const STATE_COLUMNS = ['shop_id', 'product_id', 'available', 'version', 'source_digest', 'data_version'];
 const STAGING_TABLES = `
   create temp table staging_products (
     pos int, id text, group_id text, name text, url text, picture text, price float8, oldprice float8,
@@ -402,20 +403,25 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
               version = case when ${dataChanged} then excluded.version else p.version end,
               updated_at = case when ${dataChanged} then now() else p.updated_at end
         where p.data is distinct from excluded.data
-       returning p.version)
+       returning p.id, p.version),
+     -- Readers find what changed in product_state: the rows whose data changed say so there.
+     bumped as (
+       update product_state st set data_version = $2
+         from written w where w.version = $2 and st.shop_id = $1 and st.product_id = w.id)
      select count(*) filter (where version = $2)::int as changed from written`,
     [shopId, version],
   );
   phases.mark('upsert');
   // Availability, and the digest of what was stored from the item: the version moves only with
-  // availability (or for a product that had none).
+  // availability (or for a product that had none), data_version only for a product that had none
+  // (the upsert above moved it for the others).
   const [states] =
     sorted.seen.length === sorted.fresh
       ? [{ flipped: 0 }]
       : await tx.unsafe<{ flipped: number }[]>(
           `with written as (
-             insert into product_state as st (shop_id, product_id, available, version, source_digest)
-             select $1, s.id, s.available, $2, s.digest from ${seen} s where not s.fresh
+             insert into product_state as st (shop_id, product_id, available, version, source_digest, data_version)
+             select $1, s.id, s.available, $2, s.digest, $2 from ${seen} s where not s.fresh
              on conflict (shop_id, product_id) do update
                 set available = excluded.available, source_digest = excluded.source_digest,
                     version = case when st.available is distinct from excluded.available then excluded.version else st.version end

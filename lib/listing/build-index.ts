@@ -282,8 +282,9 @@ export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopI
  */
 export function productsCopy(shopId: string, stock: boolean | null, since: number | null): string {
   const fields = stock === null ? PRODUCT_FIELDS : PRODUCT_FIELDS.map((field, at) => (at === F_AVAILABLE ? String(stock) : field));
-  const join = stock === null ? 'join product_state st on st.shop_id = p.shop_id and st.product_id = p.id' : '';
-  const changed = since === null ? '' : `and p.version > ${Number(since)}`;
+  // Which products changed is in product_state (data_version; products has no index on its version).
+  const join = stock === null || since !== null ? 'join product_state st on st.shop_id = p.shop_id and st.product_id = p.id' : '';
+  const changed = since === null ? '' : `and st.data_version > ${Number(since)}`;
   return `copy (select ${fields.join(', ')} from products p ${join} where p.shop_id = ${literal(shopId)} ${changed}) to stdout (format binary)`;
 }
 
@@ -300,11 +301,14 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     let stock: { id: string; available: boolean }[] = [];
     if (previous) {
       if (!state || state.treeFingerprint !== previous.treeFingerprint) return null;
-      changed = await tx<{ id: string }[]>`select id from products where shop_id = ${shopId} and version > ${previous.version}`;
+      // The states whose product or availability changed since, in one pass over the shop's.
+      const states = await tx<{ id: string; available: boolean; changed: boolean; flipped: boolean }[]>`
+        select product_id as id, available, data_version > ${previous.version} as changed, version > ${previous.version} as flipped
+          from product_state where shop_id = ${shopId} and (version > ${previous.version} or data_version > ${previous.version})`;
+      changed = states.filter((row) => row.changed);
       // Most of a large catalog changed: reading it all is as cheap as replaying.
       if (changed.length > Math.max(1000, previous.n / 2)) return null;
-      stock = await tx<{ id: string; available: boolean }[]>`
-        select product_id as id, available from product_state where shop_id = ${shopId} and version > ${previous.version}`;
+      stock = states.filter((row) => row.flipped);
     }
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;

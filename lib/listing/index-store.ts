@@ -114,11 +114,11 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const state = await catalogState(tx as unknown as Sql, index.shopId);
     if (!state || state.treeFingerprint !== index.treeFingerprint) return null;
-    const [changed] = await tx<{ exists: boolean }[]>`
-      select exists(select 1 from products where shop_id = ${index.shopId} and version > ${index.version}) as exists`;
-    if (changed.exists) return null;
-    const rows = await tx<{ id: string; available: boolean }[]>`
-      select product_id as id, available from product_state where shop_id = ${index.shopId} and version > ${index.version}`;
+    // The states whose availability or product changed since, in one pass over the shop's.
+    const rows = await tx<{ id: string; available: boolean; changed: boolean }[]>`
+      select product_id as id, available, data_version > ${index.version} as changed from product_state
+       where shop_id = ${index.shopId} and (version > ${index.version} or data_version > ${index.version})`;
+    if (rows.some((row) => row.changed)) return null;
     const started = performance.now();
     const available = index.available.slice();
     for (const row of rows) {
