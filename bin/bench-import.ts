@@ -64,9 +64,10 @@ const rate = (items: number, ms: number) => Math.round((items / ms) * 1000);
 // A fixed piece of work none of Vitrine's code is in, run in a process of its own: JSON.parse of
 // 12 MB of JSON, sha256 of it, and 64 MB of fresh memory written (page faults, the kernel's
 // zeroing). Its CPU milliseconds (the median of five runs; the least of three processes, as
-// whatever else runs for a moment only slows it) tell how fast this machine runs at the time:
-// the same code's first load ran 1.5 times faster in one half hour than in another here
-// (docs/benchmarks.md), so runs are compared beside this figure.
+// whatever else runs for a moment only slows it) say whether one core alone ran slower than usual.
+// The same code's first load here varies by up to 1.5 times from one half hour to another while
+// this figure stays within ~145–190 ms (docs/benchmarks.md, session 35): what varies is not one
+// core's speed, so a run is compared with runs of other code in the same half hour, alternating.
 const REFERENCE = `
 const crypto = require('node:crypto');
 const items = Array.from({ length: 20000 }, (_, n) => ({ id: 'p' + n, name: 'item ' + n, price: n * 1.25, tags: ['a', 'b'],
