@@ -403,18 +403,17 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
               version = case when ${dataChanged} then excluded.version else p.version end,
               updated_at = case when ${dataChanged} then now() else p.updated_at end
         where p.data is distinct from excluded.data
-       returning p.id, p.version),
-     -- Readers find what changed in product_state: the rows whose data changed say so there.
-     bumped as (
-       update product_state st set data_version = $2
-         from written w where w.version = $2 and st.shop_id = $1 and st.product_id = w.id)
+       returning p.version)
      select count(*) filter (where version = $2)::int as changed from written`,
     [shopId, version],
   );
   phases.mark('upsert');
   // Availability, and the digest of what was stored from the item: the version moves only with
-  // availability (or for a product that had none), data_version only for a product that had none
-  // (the upsert above moved it for the others).
+  // availability (or for a product that had none); data_version with the product's row, which
+  // readers find changes by (the upsert above moved its version). A product whose row changed
+  // was sent with other bytes than its stored digest, so its state row is written here anyway;
+  // with no digest (items given as values), its row is looked at.
+  const rowChanged = sorted.staged === 0 ? 'false' : '(select p.version from products p where p.shop_id = $1 and p.id = excluded.product_id) = $2';
   const [states] =
     sorted.seen.length === sorted.fresh
       ? [{ flipped: 0 }]
@@ -424,8 +423,10 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
              select $1, s.id, s.available, $2, s.digest, $2 from ${seen} s where not s.fresh
              on conflict (shop_id, product_id) do update
                 set available = excluded.available, source_digest = excluded.source_digest,
-                    version = case when st.available is distinct from excluded.available then excluded.version else st.version end
+                    version = case when st.available is distinct from excluded.available then excluded.version else st.version end,
+                    data_version = case when ${rowChanged} then excluded.data_version else st.data_version end
               where st.available is distinct from excluded.available or st.source_digest is distinct from excluded.source_digest
+                 or (excluded.source_digest is null and ${rowChanged})
              returning st.version)
            select count(*) filter (where version = $2)::int as flipped from written`,
           [shopId, version],

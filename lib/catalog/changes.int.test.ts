@@ -29,6 +29,36 @@ async function changedSince(shopId: string, since: number) {
 }
 
 describe('productsChangedSince', () => {
+  // Readers find changed products by product_state.data_version: it must follow products.version.
+  it('keeps each state’s data version at its product’s version, through PUTs from bytes and from values, repeats, loads, PATCH and DELETE', async () => {
+    const shop = await createTestShop(database.ctx);
+    const versions = () => database.ctx.sql<{ id: string; product: number; state: number }[]>`
+      select p.id, p.version::int as product, st.data_version::int as state
+        from products p join product_state st on st.shop_id = p.shop_id and st.product_id = p.id
+       where p.shop_id = ${shop.shop_id} order by p.id`;
+    const same = async (count: number) => {
+      const rows = await versions();
+      expect(rows).toHaveLength(count);
+      expect(rows.filter((row) => row.product !== row.state)).toEqual([]);
+      return rows;
+    };
+    await put(shop.shop_id, [item('a'), item('b'), item('c')]);
+    await same(3);
+    // From bytes: b changes, c is sent in another spelling (same JSON: no new version), d is new and named twice.
+    await put(shop.shop_id, [item('b', { price: 5 }), Object.fromEntries(Object.entries(item('c')).reverse()), item('d'), item('d', { price: 3 })]);
+    expect((await same(4)).map((row) => [row.id, row.product])).toEqual([['a', 1], ['b', 2], ['c', 1], ['d', 2]]);
+    // From values (no digests): a changes, b is sent as stored.
+    await committed(shop.shop_id, (tx) => applyProducts(tx, shop.shop_id, 'put', [item('a', { price: 7 }), item('b', { price: 5 })]));
+    expect((await same(4)).map((row) => [row.id, row.product])).toEqual([['a', 3], ['b', 2], ['c', 1], ['d', 2]]);
+    // From values again: a's stored digest and the one sent are both unknown.
+    await committed(shop.shop_id, (tx) => applyProducts(tx, shop.shop_id, 'put', [item('a', { price: 9 })]));
+    expect((await same(4)).map((row) => [row.id, row.product])).toEqual([['a', 4], ['b', 2], ['c', 1], ['d', 2]]);
+    await availability(shop.shop_id, 'patch', ['a']);
+    await availability(shop.shop_id, 'delete', ['a']);
+    await put(shop.shop_id, [item('c', { price: 8 }), item('e')], 'load');
+    expect((await same(5)).map((row) => [row.id, row.product])).toEqual([['a', 4], ['b', 2], ['c', 7], ['d', 2], ['e', 7]]);
+  });
+
   it('returns exactly the products changed after a version by PUT, PATCH, DELETE and a load, never another shop’s', async () => {
     const shop = await createTestShop(database.ctx);
     const other = await createTestShop(database.ctx);
