@@ -1,10 +1,11 @@
-// node --import tsx bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged]
+// node --import tsx bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]
 // What applying an import of 5,000 products costs the applier's own process: CPU per item
 // (checking the body, parsing, validating, making COPY text, the driver's work), beside the
 // wall time. DIR: a database kept by `npm run bench:listing -- --data-dir DIR`; its largest shop
 // takes the imports, each in a transaction that is rolled back, so the catalog is left as it was.
 // - new: 5,000 products the shop does not have (a first load's import);
 // - unchanged: 5,000 of its products sent again as they were just stored (a re-send's import);
+// - changed: the same 5,000 sent again with another price each (every stored row rewritten);
 // - scan: checking a body of 5,000 new products and making their digests (scanJson, bodyItems),
 //   which both kinds need first and which the two above leave out.
 // Beside them, the CPU of the PostgreSQL backend that ran the import (its schedstat; the WAL
@@ -20,7 +21,7 @@ import { bootKeptDatabase, largestShop, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 9);
 const only = option('--only');
-const runtime = await bootKeptDatabase('bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged]');
+const runtime = await bootKeptDatabase('bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]');
 const sql = runtime.ctx.sql;
 const shop = await largestShop(sql);
 console.log(`shop ${shop.id} holds ${shop.count} products`);
@@ -28,9 +29,12 @@ const leaves = leafCategories(syntheticCategories());
 const locations = syntheticLocations();
 const BATCH = 5000;
 
-/** A PUT body of products from..from + 5,000, as the import benchmark sends it. */
-function body(from: number): Buffer {
-  const items = Array.from({ length: BATCH }, (_, n) => syntheticItem(from + n, leaves, locations));
+/** A PUT body of products from..from + 5,000, as the import benchmark sends it (`raise` added to each price). */
+function body(from: number, raise = 0): Buffer {
+  const items = Array.from({ length: BATCH }, (_, n) => {
+    const item = syntheticItem(from + n, leaves, locations);
+    return raise === 0 ? item : { ...item, price: item.price + raise };
+  });
   return Buffer.from(JSON.stringify({ shop_id: shop.id, shop_secret: 'not checked here', items }));
 }
 
@@ -59,7 +63,7 @@ const figures = (): Figures => ({ cpu: [], wall: [], backend: [] });
 function backendCpu(pid: number): number {
   return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 }
-const results = { scan: figures(), new: figures(), unchanged: figures() };
+const results = { scan: figures(), new: figures(), unchanged: figures(), changed: figures() };
 
 /** Runs `work`, adding its CPU (this process, and backend `pid` if given) and wall time per item to `into`. */
 async function timed<T>(into: Figures, work: () => Promise<T> | T, pid?: number): Promise<T> {
@@ -85,17 +89,24 @@ for (let run = 0; run < runs + 1; run++) {
   const keep = run > 0; // the first run warms up
   const fresh = body(20_000_000 + run * BATCH);
   const stored = body(existing);
-  if (only !== 'unchanged') await rolledBack(async (tx) => {
+  if (only === undefined || only === 'new') await rolledBack(async (tx) => {
     const items = await timed(keep ? results.scan : figures(), () => scanned(fresh));
     const outcome = await timed(keep ? results.new : figures(), () => applyProducts(tx, shop.id, 'put', items), await backendPid(tx));
     if (outcome.applied !== BATCH) throw new Error(`new: ${outcome.applied} applied`);
   });
-  if (only !== 'new') await rolledBack(async (tx) => {
+  if (only === undefined || only === 'unchanged') await rolledBack(async (tx) => {
     // Stored from these bytes first (their digests), then sent again.
     await applyProducts(tx, shop.id, 'put', scanned(stored));
     const again = scanned(stored);
     const outcome = await timed(keep ? results.unchanged : figures(), () => applyProducts(tx, shop.id, 'put', again), await backendPid(tx));
     if (outcome.changed) throw new Error('unchanged: the re-send changed the catalog');
+  });
+  if (only === undefined || only === 'changed') await rolledBack(async (tx) => {
+    // The stored products sent with other prices: every row rewritten. (One import a
+    // transaction: its staging tables last until the commit.)
+    const edited = scanned(body(existing, 1));
+    const outcome = await timed(keep ? results.changed : figures(), () => applyProducts(tx, shop.id, 'put', edited), await backendPid(tx));
+    if (!outcome.changed || outcome.applied !== BATCH) throw new Error(`changed: ${outcome.applied} applied, changed ${outcome.changed}`);
   });
 }
 
