@@ -2,11 +2,12 @@
 // Sends a synthetic catalog through the HTTP API in 5,000-item PUTs, as a shop would, and reports
 // end-to-end rates, PATCH/DELETE times and the server's peak RSS; then applies the same items with
 // Drizzle multi-row inserts (the naive baseline) in the same run.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
@@ -63,11 +64,12 @@ const rate = (items: number, ms: number) => Math.round((items / ms) * 1000);
 
 // A fixed piece of work none of Vitrine's code is in, run in a process of its own: JSON.parse of
 // 12 MB of JSON, sha256 of it, and 64 MB of fresh memory written (page faults, the kernel's
-// zeroing). Its CPU milliseconds (the median of five runs; the least of three processes, as
-// whatever else runs for a moment only slows it) say whether one core alone ran slower than usual.
-// The same code's first load here varies by up to 1.5 times from one half hour to another while
-// this figure stays within ~145–190 ms (docs/benchmarks.md, session 35): what varies is not one
-// core's speed, so a run is compared with runs of other code in the same half hour, alternating.
+// zeroing). Its CPU milliseconds (the median of five runs; the least of three tries, as whatever
+// else runs for a moment only slows it) are taken with one such process alone, and with two at
+// once (the slower of the pair): a first load keeps both cores busy. The same code's first load
+// here varies by up to 1.5 times from one half hour to another while the one-process figure stays
+// within ~145–190 ms (docs/benchmarks.md, session 35), so a run is compared with runs of other
+// code in the same half hour, alternating.
 const REFERENCE = `
 const crypto = require('node:crypto');
 const items = Array.from({ length: 20000 }, (_, n) => ({ id: 'p' + n, name: 'item ' + n, price: n * 1.25, tags: ['a', 'b'],
@@ -83,7 +85,14 @@ for (let run = 0; run < 5; run++) {
   times.push((used.user + used.system) / 1000);
 }
 console.log(Math.round(times.sort((a, b) => a - b)[2]));`;
-const machineReference = () => Math.min(...[0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', REFERENCE]).toString())));
+const referenceRun = async () => Number((await promisify(execFile)(process.execPath, ['-e', REFERENCE])).stdout);
+async function machineReference(): Promise<string> {
+  const alone: number[] = [];
+  const paired: number[] = [];
+  for (let k = 0; k < 3; k++) alone.push(await referenceRun());
+  for (let k = 0; k < 3; k++) paired.push(Math.max(...(await Promise.all([referenceRun(), referenceRun()]))));
+  return `${Math.min(...alone)} / ${Math.min(...paired)}`;
+}
 
 // The shop's side of the benchmark runs on the server's two cores, which a real shop's client
 // does not: it sends each body (made once, as bytes) with node:http in one write. fetch took 5–7
@@ -115,7 +124,7 @@ function send(url: string, method: string, resource: string, body: string | Buff
 async function main() {
   ensureBuild(root, log);
   // Before the server starts, and again once it is gone: nothing else of the benchmark's runs then.
-  const referenceBefore = machineReference();
+  const referenceBefore = await machineReference();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
   const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined, LIMITS: 'off' });
   const results: Record<string, string | number> = { products: N };
@@ -235,7 +244,7 @@ async function main() {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  results['machine reference, CPU ms (at the start / at the end)'] = `${referenceBefore} / ${machineReference()}`;
+  results['machine reference CPU ms, alone / two at once (start; end)'] = `${referenceBefore}; ${await machineReference()}`;
   // BENCH_SERVER_OUTPUT=FILE keeps the server's whole output (with SERVER_NODE_ARGS="--trace-gc", its collections).
   if (process.env.BENCH_SERVER_OUTPUT) fs.writeFileSync(process.env.BENCH_SERVER_OUTPUT, server.output());
   const timings = server.output().split('\n').filter((line) => line.includes('import timings'));
