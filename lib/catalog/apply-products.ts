@@ -210,7 +210,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
       sorted.valid++;
       // Its availability needs writing only if it differs; a load still needs every id seen.
       if (plan.mode === 'load' || stored.get(id)!.available !== available) sorted.seen.push([position, id, available, false, items.digest(position)]);
-      warnAbout(outcome, known, id, position, (item.categories ?? []).map(String), (item.locations ?? []).map((offer) => String(offer.location).trim()));
+      warnAbout(outcome, known, id, position, (item.categories ?? []).map((category) => String(category).trim()), (item.locations ?? []).map((offer) => String(offer.location).trim()));
       if (slice.due()) yield TURN;
       continue;
     }

@@ -1,4 +1,5 @@
 import { isIsoDate, ItemInput, NICHE_SCHEMAS } from './product-schema';
+import { keepsItsDigits } from './schemas';
 
 // The common case of ItemInput without zod: plain checks over the fields a product feed sends,
 // giving the same output zod gives. Whatever it is not sure of (a field that fails, a shape it
@@ -31,6 +32,7 @@ const text: Check = (value) => (typeof value === 'string' ? value : FAIL);
 const flag: Check = (value) => (typeof value === 'boolean' ? value : FAIL);
 const number: Check = (value) => (isNumber(value) ? value : FAIL);
 const positive: Check = (value) => (isNumber(value) && value > 0 ? value : FAIL);
+const nonNegative: Check = (value) => (isNumber(value) && value >= 0 ? value : FAIL);
 const integer: Check = (value) => (isInt32(value) ? value : FAIL);
 const stringOrNumber: Check = (value) => {
   if (typeof value === 'string') return value;
@@ -45,7 +47,7 @@ const between =
 
 function identifier(maxLength: number): Check {
   return (value) => {
-    if (typeof value !== 'string' && !isNumber(value)) return FAIL;
+    if ((typeof value !== 'string' && !isNumber(value)) || !keepsItsDigits(value)) return FAIL;
     const id = String(value).trim();
     if (id !== value) altered = true;
     return id.length >= 1 && id.length <= maxLength && !id.includes('\0') ? id : FAIL;
@@ -229,8 +231,16 @@ const ITEM_CHECKS: Checks = checksOf({
     return value > 0;
   }),
   categories: (value) => {
+    if (Array.isArray(value) && !value.every(keepsItsDigits)) return FAIL;
     const list = textList(value);
-    return list !== FAIL && (list as string[]).every((id) => id.trim() !== '') ? list : FAIL;
+    if (list === FAIL) return FAIL;
+    const ids = list as string[];
+    if (ids.every((id) => id !== '' && id.trim() === id)) return ids;
+    // Trimmed, as the category tree's ids are; a blank one is zod's to word.
+    const trimmed = ids.map((id) => id.trim());
+    if (trimmed.includes('')) return FAIL;
+    altered = true;
+    return trimmed;
   },
   picture: (value) => (typeof value === 'string' && value.length >= 1 && value.length <= 500 ? value : FAIL),
   name: (value) => {
@@ -246,10 +256,10 @@ const ITEM_CHECKS: Checks = checksOf({
     if (url !== value) altered = true;
     return url.length >= 1 ? url : FAIL;
   },
-  oldprice: nullish(positive),
+  oldprice: nullish(nonNegative),
   currency: nullish(text),
   params: nullish(params),
-  group_id: nullish(stringOrNumber),
+  group_id: nullish((value) => (keepsItsDigits(value) ? stringOrNumber(value) : FAIL)),
   type_prefix: nullish(text),
   brand: nullish(text),
   brand_picture: nullish(text),

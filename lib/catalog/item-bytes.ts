@@ -359,13 +359,13 @@ function shared(): string {
 /** The last string is not empty and String.prototype.trim would not change it. */
 function trimmed(): boolean {
   if (textEnd === textStart) return false;
-  if (escaped) {
-    const decoded = decode(textStart, textEnd);
-    return decoded.trim() === decoded;
-  }
   const first = b[textStart];
   const last = b[textEnd - 1];
-  return first > SPACE && first < 0x7f && last > SPACE && last < 0x7f;
+  if (!escaped && first < 0x80 && last < 0x80) return first > SPACE && last > SPACE;
+  // An escape or a character past ASCII at an end (trim removes some, U+00A0 and U+3000 among
+  // them): the string's own answer.
+  const decoded = decode(textStart, textEnd);
+  return decoded.trim() === decoded;
 }
 
 const values = new ByteStrings(decode);
@@ -522,8 +522,9 @@ function positive(): void {
 }
 
 function category(): void {
+  // A blank entry is refused, a spaced one trimmed: the checks' to do.
+  if (!trimmed()) decline();
   const name = shared();
-  if (name.trim() === '') decline();
   categories.push(name);
   categorySpans[categorySpanCount++] = textStart;
   categorySpans[categorySpanCount++] = textEnd;
@@ -575,7 +576,8 @@ function member(index: number): void {
       return;
     case 'oldprice':
       if (isNull()) return;
-      positive();
+      finite();
+      if (!(value >= 0)) decline();
       oldprice = value;
       return;
     case 'currency':

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier } from './schemas';
+import { identifier, keepsItsDigits, lostDigits } from './schemas';
 
 // Spec 2.4–2.8 with CONTRACT §3's coercions and limits. Unknown keys are kept (loose objects),
 // so a field we do not model yet still comes back as the shop sent it.
@@ -17,11 +17,16 @@ const integer = (field: string) =>
     .min(-2147483648, `${field} is out of range`)
     .max(2147483647, `${field} is out of range`);
 const number = (field: string) => z.number({ error: expected(field, 'a number') }).finite(`${field} must be a number`);
-const textList = (field: string) =>
+/**
+ * Strings, numbers kept as their string form. Ids (a product's categories) are trimmed, as the
+ * category tree's own ids are, and a number must keep its digits (keepsItsDigits).
+ */
+const textList = (field: string, ids = false) =>
   z.array(
     z
       .union([z.string(), z.number().finite()])
-      .transform(String)
+      .refine((value) => !ids || keepsItsDigits(value), lostDigits(`${field}[]`)[1])
+      .transform((value) => (ids ? String(value).trim() : String(value)))
       .refine((value) => !value.includes('\0'), `${field} must not contain NUL characters`),
     { error: expected(field, 'an array of strings') },
   );
@@ -152,8 +157,8 @@ const INSTANTS_KEPT = 4096;
 const instants = new Map<string, string | null>();
 
 /**
- * The instant an ISO 8601 date or date-time naming a year from 1 to 9999 stands for, as
- * toISOString gives it; null for any other text.
+ * The instant an ISO 8601 date or date-time naming a day of the calendar in a year from 1 to 9999
+ * stands for, as toISOString gives it; null for any other text.
  */
 export function isoInstant(value: string): string | null {
   const kept = instants.get(value);
@@ -161,13 +166,26 @@ export function isoInstant(value: string): string | null {
   if (!isoDateTime.test(value)) return null;
   const date = parseIsoDate(value);
   const year = date.getUTCFullYear();
-  const instant = year >= 1 && year <= 9999 ? date.toISOString() : null;
+  const instant = year >= 1 && year <= 9999 && isCalendarDay(value) ? date.toISOString() : null;
   if (instants.size >= INSTANTS_KEPT) instants.clear();
   instants.set(value, instant);
   return instant;
 }
 
-/** An ISO 8601 date or date-time naming a year from 1 to 9999. */
+/**
+ * Whether the YYYY-MM-DD a date starts with is a day of the calendar: Date reads 2024-02-30 as
+ * 1 March rather than refusing it (the spec asks for a valid date).
+ */
+function isCalendarDay(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/** An ISO 8601 date or date-time naming a day of the calendar, in a year from 1 to 9999. */
 export function isIsoDate(value: string): boolean {
   return isoInstant(value) !== null;
 }
@@ -181,15 +199,16 @@ export const ItemInput = z.looseObject({
     .union([z.boolean(), z.number().finite()], { error: 'available must be true, false or a stock count' })
     .transform((value) => (typeof value === 'number' ? value > 0 : value))
     .nullish(),
-  categories: textList('categories').refine((list) => list.every((id) => id.trim() !== ''), { message: 'categories must not contain empty ids' }),
+  categories: textList('categories', true).refine((list) => list.every((id) => id !== ''), { message: 'categories must not contain empty ids' }),
   picture: text('picture').min(1, 'picture is required').max(500, 'picture must be at most 500 characters'),
   name: text('name').trim().min(1, 'name is required').max(255, 'name must be at most 255 characters'),
   price: number('price').positive('price must be greater than 0'),
   url: text('url').trim().min(1, 'url is required'),
-  oldprice: number('oldprice').positive('oldprice must be greater than 0').nullish(),
+  // Not bound above 0 (the spec gives no bound; feeds send 0 for "none"): 0 counts as no old price.
+  oldprice: number('oldprice').min(0, 'oldprice must not be negative').nullish(),
   currency: optionalText('currency'),
   params: z.array(ParamInput, { error: 'params must be an array of {name, value}' }).nullish(),
-  group_id: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).transform(String).nullish(),
+  group_id: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).refine(...lostDigits('group_id')).transform(String).nullish(),
   type_prefix: optionalText('type_prefix'),
   brand: optionalText('brand'),
   brand_picture: optionalText('brand_picture'),

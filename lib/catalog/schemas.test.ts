@@ -25,6 +25,14 @@ describe('CategoryInput', () => {
     expect(CategoryInput.parse({ id: 15, name: 'Boots', parent: 7 })).toEqual({ id: '15', name: 'Boots', parent: '7' });
     expect(CategoryInput.parse({ id: 0, name: 'Zero', parent: 0 })).toEqual({ id: '0', name: 'Zero', parent: '0' });
     expect(CategoryInput.parse({ id: 2.5, name: 'Half', parent: -1 })).toMatchObject({ id: '2.5', parent: '-1' });
+    expect(CategoryInput.parse({ id: 2 ** 53 - 1, name: 'Largest exact', parent: -(2 ** 53 - 1) })).toMatchObject({ id: '9007199254740991', parent: '-9007199254740991' });
+  });
+
+  it('refuses a numeric id or parent that JSON.parse rounded, rather than store another id', () => {
+    // 12345678901234567890 and 12345678901234567891 both parse to 12345678901234567000.
+    expect(reasonOf(CategoryInput, JSON.parse('{"id":12345678901234567891,"name":"A","parent":null}'))).toBe('id is a number too large to keep exactly; send it as a string');
+    expect(reasonOf(CategoryInput, { id: 'a', name: 'A', parent: 2 ** 53 })).toBe('parent is a number too large to keep exactly; send it as a string');
+    expect(reasonOf(LocationInput, { id: 1e21, name: 'A', parent: null })).toBe('id is a number too large to keep exactly; send it as a string');
   });
 
   it('reads null, "" and a blank parent as a root', () => {

@@ -4,6 +4,15 @@ import { z } from 'zod';
 // PostgreSQL stores no NUL character in text: refuse it with a reason rather than fail the import.
 const noNul = (field: string) => [(value: string) => !value.includes('\0'), `${field} must not contain NUL characters`] as const;
 
+/**
+ * Whether a number sent as an id names one id (CONTRACT §3 stores numeric ids as strings): an
+ * integer past 2^53 has already lost digits to JSON.parse, so 12345678901234567890 and
+ * 12345678901234567891 would both be stored as "12345678901234567000", two products as one.
+ * Such an id is refused with a reason instead (it can be sent as a string).
+ */
+export const keepsItsDigits = (value: unknown) => typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value);
+export const lostDigits = (field: string) => [keepsItsDigits, `${field} is a number too large to keep exactly; send it as a string`] as const;
+
 export function requiredString(field: string) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
@@ -25,6 +34,7 @@ export function identifier(field: string, maxLength = 255) {
     .union([z.string(), z.number().finite()], {
       error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string or a number`),
     })
+    .refine(...lostDigits(field))
     .transform((value) => String(value).trim())
     .pipe(
       z
@@ -39,6 +49,7 @@ export function identifier(field: string, maxLength = 255) {
 function parentRef() {
   return z
     .union([z.string(), z.number().finite(), z.null()], { error: 'parent must be a string, a number or null' })
+    .refine(...lostDigits('parent'))
     .transform((value) => (value === null ? null : String(value).trim() || null));
 }
 

@@ -104,6 +104,12 @@ describe('import intake', () => {
     const webhook = await post('/import/categories', JSON.stringify({ ...shop, categories: [], webhook: 'ftp://example.com/x' }));
     expect(webhook.status).toBe(400);
     expect(webhook.body.payload.message).toBe('webhook must be an http(s) URL');
+    // CONTRACT §3: a webhook that is not an http(s) URL is a 400, an empty one too (null is none).
+    const empty = await post('/import/categories', JSON.stringify({ ...shop, categories: [], webhook: '' }));
+    expect(empty.status).toBe(400);
+    expect(empty.body.payload.message).toBe('webhook must be an http(s) URL');
+    const none = await post('/import/categories', JSON.stringify({ ...shop, categories: [], webhook: null }));
+    expect(none.status).toBe(204);
     const method = await post('/import/products', JSON.stringify({ ...shop, items: [], method: 'GET' }));
     expect(method.status).toBe(400);
     expect(method.body.payload.message).toBe('method must be one of PUT, PATCH, DELETE');

@@ -64,7 +64,8 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   const itemsTotal = list.elements.length / 2;
   let webhook: string | null = null;
   const requestedWebhook = json('webhook');
-  if (requestedWebhook !== undefined && requestedWebhook !== null && requestedWebhook !== '') {
+  // Null is none; anything else, "" included, must be an http(s) URL (CONTRACT §3).
+  if (requestedWebhook !== undefined && requestedWebhook !== null) {
     const parsed = WebhookUrl.safeParse(requestedWebhook);
     if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
     webhook = parsed.data;

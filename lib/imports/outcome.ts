@@ -1,5 +1,6 @@
 import type { ImportProblem } from '@/db/schema';
 import { storableText } from '@/db/storable-text';
+import { keepsItsDigits } from '@/lib/catalog/schemas';
 
 // Stored problems per import are capped; counts stay exact.
 const KEEP = 1000;
@@ -37,11 +38,9 @@ function storableProblem(problem: ImportProblem): ImportProblem {
   };
 }
 
+/** The id an entry names, for its error: none for a number that lost digits (keepsItsDigits), which would name another id. */
 export function itemIdOf(item: unknown): string | undefined {
-  if (item && typeof item === 'object' && 'id' in item) {
-    const id = (item as { id: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') return String(id);
-  }
-  if (typeof item === 'string' || typeof item === 'number') return String(item);
+  const id = item && typeof item === 'object' && 'id' in item ? (item as { id: unknown }).id : item;
+  if (typeof id === 'string' || (typeof id === 'number' && keepsItsDigits(id))) return String(id);
   return undefined;
 }

@@ -143,6 +143,50 @@ describe('product import over HTTP', () => {
     ]);
   });
 
+  it('refuses ids JSON.parse would round and impossible dates; takes oldprice 0; trims category references', async () => {
+    const shop = await createTestShop(fixture.database.ctx);
+    const tree = await sendImport(fixture.server.url, 'PUT', 'categories', shop, { categories: [{ id: '7', name: 'Seven', parent: null }] });
+    expect((await waitForImport(fixture.server.url, shop, tree.importId!)).status).toBe('done');
+    // Raw text: 12345678901234567890 and …891 both parse to 12345678901234567000.
+    const item = (fields: string) => `{"name":"N","price":50,"url":"u","picture":"p","categories":["7"],${fields}}`;
+    const send = (method: string, items: string[]) =>
+      fetch(`${fixture.server.url}/import/products`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: `{"shop_id":"${shop.shop_id}","shop_secret":"${shop.shop_secret}","items":[${items.join(',')}]}`,
+      });
+    const put = await send('PUT', [
+      item('"id":12345678901234567890'),
+      item('"id":12345678901234567891'),
+      item('"id":"c","categories":[12345678901234567890]'),
+      item('"id":"d","group_id":12345678901234567890'),
+      item('"id":"e","categories":[" 7"],"oldprice":0'),
+      item('"id":"f","creation_date":"2024-02-30"'),
+      item('"id":"g","oldprice":-1'),
+      item('"id":9007199254740991,"creation_date":"2024-02-29"'),
+    ]);
+    const record = await waitForImport(fixture.server.url, shop, Number(put.headers.get('x-import-id')));
+    expect(record.errors).toEqual([
+      { position: 0, message: 'id is a number too large to keep exactly; send it as a string' },
+      { position: 1, message: 'id is a number too large to keep exactly; send it as a string' },
+      { item_id: 'c', position: 2, message: 'categories[0] is a number too large to keep exactly; send it as a string' },
+      { item_id: 'd', position: 3, message: 'group_id is a number too large to keep exactly; send it as a string' },
+      { item_id: 'f', position: 5, message: 'creation_date must be an ISO 8601 date' },
+      { item_id: 'g', position: 6, message: 'oldprice must not be negative' },
+    ]);
+    // " 7" is category 7: no warning that it is unknown.
+    expect(record.warnings).toEqual([]);
+    const rows = await fixture.database.ctx.sql`
+      select id, categories, oldprice, discount_percent, creation_date::text as creation_date from products where shop_id = ${shop.shop_id} order by id`;
+    expect(rows.map((r) => [r.id, r.categories, r.oldprice, r.discount_percent, r.creation_date])).toEqual([
+      ['9007199254740991', ['7'], null, 0, '2024-02-29 00:00:00+00'],
+      ['e', ['7'], 0, 0, null],
+    ]);
+    const patch = await send('PATCH', ['12345678901234567890', '"e"']);
+    const patched = await waitForImport(fixture.server.url, shop, Number(patch.headers.get('x-import-id')));
+    expect(patched.errors).toEqual([{ position: 0, message: 'items[0] must be a product id: id is a number too large to keep exactly; send it as a string' }]);
+  });
+
   it('fails an import with rejected items while applying the valid ones, and reports each', async () => {
     const shop = await createTestShop(fixture.database.ctx);
     const { importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, {

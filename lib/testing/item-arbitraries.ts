@@ -3,6 +3,8 @@ import fc from 'fast-check';
 // Items for property tests of the checks and readers (fast-item.test.ts, item-bytes.test.ts).
 
 // Values chosen around each rule's edges: right types, wrong types, limits, NULs, blanks.
+// Numbers past 2^53 that JSON.parse rounds (an id sent as one is refused, not merged with another).
+const huge = fc.constantFrom(2 ** 53, 2 ** 53 + 2, Number('12345678901234567890'), 1e21, -(2 ** 53) - 2);
 const anything = fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e10, '', ' ', 'x', ' y ', 'a\0b', [], ['a'], [1], {}, { a: 1 });
 const str = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(' ', ' pad ', 'nul\0', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(500), 'x'.repeat(501)));
 const num = fc.oneof(fc.integer({ min: -3, max: 14 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -10, max: 200 }), fc.constantFrom(2147483647, 2147483648, -2147483648, -2147483649, 1e-9, 0));
@@ -28,7 +30,7 @@ const offer = fc.oneof(
   },
   { weight: 1, arbitrary: anything },
 );
-const date = fc.constantFrom('2026-06-21', '2025-01-01T00:00:00Z', '2026-06-21', '2024-02-29T23:59:59.123-05:00', '2026-06-21', '2020-01-01', '2026-06-21T10:00', '2026-06-21 10:00:00Z', '2026-06-21T10:00:00.5+03:00', '2026-13-40', '0000-01-01', 'soon', '21.06.2026', 7);
+const date = fc.constantFrom('2026-06-21', '2025-01-01T00:00:00Z', '2026-06-21', '2024-02-29T23:59:59.123-05:00', '2026-06-21', '2020-01-01', '2026-06-21T10:00', '2026-06-21 10:00:00Z', '2026-06-21T10:00:00.5+03:00', '2026-13-40', '0000-01-01', 'soon', '21.06.2026', 7, '2024-02-30', '2023-02-29', '2024-04-31T10:00Z', '2024-02-29');
 const color = fc.oneof(
   { weight: 4, arbitrary: fc.record({ color: fc.string({ maxLength: 4 }), picture: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null)) }, { requiredKeys: ['color'] }) },
   { weight: 2, arbitrary: fc.string({ maxLength: 4 }) },
@@ -50,10 +52,10 @@ const flag = fc.oneof(fc.boolean(), fc.constant(null));
 const strings = fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxLength: 3 });
 const GOOD: Record<string, fc.Arbitrary<unknown>> = {
   available: fc.oneof(fc.boolean(), fc.integer({ min: -2, max: 5 }), fc.constant(null)),
-  oldprice: fc.oneof(fc.double({ min: 0.01, max: 1e6, noNaN: true }), num, fc.constant(null)),
+  oldprice: fc.oneof(fc.double({ min: 0.01, max: 1e6, noNaN: true }), num, fc.constant(null), fc.constantFrom(0, -0.5)),
   currency: text, type_prefix: text, brand: text, brand_picture: text, model: text, description: text, promocode: text,
   deeplink_android: text, deeplink_ios: text, leftovers: text,
-  group_id: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), vendor_code: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), barcode: fc.integer(),
+  group_id: fc.oneof({ weight: 10, arbitrary: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()) }, { weight: 1, arbitrary: huge }), vendor_code: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), barcode: fc.integer(),
   merchant: fc.oneof(fc.string({ maxLength: 4 }), fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 })),
   tags: strings, accessories: strings, customer_recommendations: strings,
   stock_quantity: fc.oneof({ weight: 6, arbitrary: fc.integer() }, { weight: 1, arbitrary: num }), installment: fc.integer({ min: -5, max: 24 }), discount_percent: num, price_with_promocode: num,
@@ -67,12 +69,15 @@ const GOOD: Record<string, fc.Arbitrary<unknown>> = {
 
 const validish = fc.record(
   {
-    id: fc.oneof({ weight: 15, arbitrary: fc.oneof(fc.string({ minLength: 1, maxLength: 4 }), fc.integer()) }, { weight: 1, arbitrary: fc.constantFrom(' a ', 'x'.repeat(64), 'x'.repeat(65)) }),
+    id: fc.oneof({ weight: 30, arbitrary: fc.oneof(fc.string({ minLength: 1, maxLength: 4 }), fc.integer()) }, { weight: 2, arbitrary: fc.constantFrom(' a ', 'x'.repeat(64), 'x'.repeat(65)) }, { weight: 1, arbitrary: huge }),
     name: fc.oneof({ weight: 15, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(' ', ' pad ', 'x'.repeat(256)) }),
     url: fc.oneof({ weight: 15, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) }, { weight: 1, arbitrary: fc.constant(' ') }),
     picture: fc.oneof({ weight: 15, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) }, { weight: 1, arbitrary: fc.constant('x'.repeat(501)) }),
     price: fc.oneof({ weight: 15, arbitrary: fc.double({ min: 0.01, max: 1e6, noNaN: true }) }, { weight: 1, arbitrary: num }),
-    categories: fc.array(fc.oneof({ weight: 20, arbitrary: fc.string({ minLength: 1, maxLength: 3 }) }, { weight: 5, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.constant(' ') }), { maxLength: 3 }),
+    categories: fc.array(
+      fc.oneof({ weight: 40, arbitrary: fc.string({ minLength: 1, maxLength: 3 }) }, { weight: 10, arbitrary: fc.integer() }, { weight: 2, arbitrary: fc.constantFrom(' ', ' 7', '8 ', '\u00a09', 'Ёлка', 'цвет\u3000', '\u00a0') }, { weight: 1, arbitrary: huge }),
+      { maxLength: 3 },
+    ),
     params: fc.array(param, { maxLength: 4 }),
     locations: fc.array(offer, { maxLength: 3 }),
     date,
