@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/http/errors';
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,3 +9,10 @@ export function GET() {
     throw new AppError('VALIDATION', 'Collection id is required: GET /collection/:id');
   });
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['GET']);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,6 +1,6 @@
 import { listProducts } from '@/lib/listing/listing';
 import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
-import { jsonChunksResponse, respond } from '@/lib/http/respond';
+import { jsonChunksResponse, methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 export const dynamic = 'force-dynamic';
@@ -16,3 +16,9 @@ async function handle(req: Request) {
 // GET /products – the product listing (spec 4.7); POST takes the same fields as a JSON body
 export const GET = handle;
 export const POST = handle;
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['GET', 'POST']);
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

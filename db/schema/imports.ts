@@ -5,6 +5,7 @@ import { shops } from './shops';
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export type ImportProblem = { item_id?: string; position?: number; message: string };
+// 'refused' only in attempts recorded before session 36; a refused target is now 'failed'.
 export type WebhookAttempt = { at: string; outcome: 'delivered' | 'failed' | 'refused'; status?: number; message?: string };
 
 export const imports = pgTable(

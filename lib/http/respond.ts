@@ -23,6 +23,15 @@ export function errorResponse(error: unknown): Response {
 }
 
 /**
+ * The handler for each method a public route does not take: 405 with the error body (CONTRACT §7:
+ * every error body is `{status, payload}`, where Next.js would answer an empty 405) and `Allow`.
+ */
+export function methodNotAllowed(allowed: readonly string[]): () => Response {
+  const list = allowed.join(', ');
+  return () => Response.json(errorBody(`This endpoint takes ${list}`), { status: 405, headers: { Allow: list } });
+}
+
+/**
  * A 200 whose JSON body is these UTF-8 chunks in turn, sent as they are: a large answer made of
  * kept parts is neither joined nor copied (joining ~300 KB and copying it again for the body cost
  * more than the rest of a listing answer). Gzipped part by part when the request's

@@ -115,6 +115,21 @@ describe('import intake', () => {
     expect(method.body.payload.message).toBe('method must be one of PUT, PATCH, DELETE');
   });
 
+  it('answers a method an endpoint does not take with 405, the error body and Allow', async () => {
+    for (const [path, method, allowed] of [
+      ['/import/products', 'GET', 'PUT, PATCH, DELETE, POST'],
+      ['/import/categories', 'PATCH', 'POST, PUT, DELETE'],
+      ['/import/status', 'GET', 'POST'],
+      ['/products', 'DELETE', 'GET, POST'],
+      ['/subscriptions/callback', 'PUT', 'POST'],
+      ['/collection/some-id', 'POST', 'GET'],
+    ]) {
+      const response = await fetch(`${fixture.server.url}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+      expect([path, method, response.status, response.headers.get('allow')]).toEqual([path, method, 405, allowed]);
+      expect(await response.json()).toEqual({ status: 'error', payload: { message: `This endpoint takes ${allowed}` } });
+    }
+  });
+
   it('records the operation each method maps to', async () => {
     const cases: [string, string, Record<string, unknown>, string][] = [
       ['PUT', 'categories', { categories: [] }, 'categories.upsert'],

@@ -187,6 +187,24 @@ describe('product import over HTTP', () => {
     expect(patched.errors).toEqual([{ position: 0, message: 'items[0] must be a product id: id is a number too large to keep exactly; send it as a string' }]);
   });
 
+  it('records an import that fails inside PostgreSQL with a reference, the details only in the log', async () => {
+    const shop = await createTestShop(fixture.database.ctx);
+    const { sql } = fixture.database.ctx;
+    // A failure that is not transient (not a lost connection): an error raised while the rows are written.
+    await sql.unsafe(`create function vitrine_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'internal detail: table products, shop %', new.shop_id; end $$`);
+    await sql.unsafe(`create trigger vitrine_test_refuse before insert on products for each row when (new.shop_id = '${shop.shop_id}') execute function vitrine_test_refuse()`);
+    try {
+      const { importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [{ id: 'x', name: 'X', price: 5, url: 'u', picture: 'p', categories: [] }] });
+      const record = await waitForImport(fixture.server.url, shop, importId!);
+      expect(record.status).toBe('failed');
+      expect(record.message).toMatch(/^Import could not be applied: an internal error \(reference [0-9a-f-]{36}\); nothing of it was stored$/);
+      const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from products where shop_id = ${shop.shop_id}`;
+      expect(count).toBe(0);
+    } finally {
+      await sql.unsafe('drop trigger vitrine_test_refuse on products; drop function vitrine_test_refuse()');
+    }
+  });
+
   it('fails an import with rejected items while applying the valid ones, and reports each', async () => {
     const shop = await createTestShop(fixture.database.ctx);
     const { importId } = await sendImport(fixture.server.url, 'PUT', 'products', shop, {

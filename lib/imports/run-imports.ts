@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
@@ -234,8 +235,11 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
     if (isTransient(error)) throw error;
     // Nothing of it was stored (its transaction rolled back): record why, and move on so the
     // shop's later imports are not held up.
-    const message = `Import could not be applied: ${error instanceof Error ? error.message : String(error)}`;
-    console.error(`[vitrine] import ${pending.id} of shop ${shopId} failed`, error);
+    // The details only in the log, as for a 500 (CONTRACT §7): the record, webhook and email
+    // carry a reference to them.
+    const reference = randomUUID();
+    const message = `Import could not be applied: an internal error (reference ${reference}); nothing of it was stored`;
+    console.error(`[vitrine] [${reference}] import ${pending.id} of shop ${shopId} failed`, error);
     await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
   }
 }

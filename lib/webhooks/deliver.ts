@@ -41,7 +41,8 @@ export async function deliverWebhook(ctx: AppContext, job: JobData<'webhooksDeli
   } catch (error) {
     const refused = error instanceof OutboundRefused;
     const message = error instanceof Error ? error.message : String(error);
-    await recordAttempt(ctx, job.shopId, job.importId, { at, outcome: refused ? 'refused' : 'failed', message });
+    // A refused target is recorded as failed (CONTRACT §3), the reason saying it was never sent.
+    await recordAttempt(ctx, job.shopId, job.importId, { at, outcome: 'failed', message: refused ? `refused, never sent: ${message}` : message });
     if (refused) return;
     throw error;
   }

@@ -1,6 +1,6 @@
 import { readCollection } from '@/lib/collections/read-collection';
 import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 export const dynamic = 'force-dynamic';
@@ -14,3 +14,10 @@ export function GET(req: Request, { params }: { params: Promise<{ id: string }> 
     return Response.json(await readCollection(ctx, { id, params: query, headers: req.headers, origin: requestOrigin(req) }));
   });
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['GET']);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,6 +1,6 @@
 import { acceptImport } from '@/lib/imports/intake';
 import { importAccepted } from '@/lib/http/import-response';
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 // POST /import/locations – replace the shop's locations tree
@@ -17,3 +17,8 @@ export function PUT(req: Request) {
 export function DELETE(req: Request) {
   return respond(async () => importAccepted((await acceptImport(appContext(), req, 'locations', 'DELETE')).importId));
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['POST', 'PUT', 'DELETE']);
+export const GET = notAllowed;
+export const PATCH = notAllowed;

@@ -1,6 +1,6 @@
 import { acceptImport } from '@/lib/imports/intake';
 import { importAccepted } from '@/lib/http/import-response';
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 // PUT /import/products – add or update products
@@ -22,3 +22,7 @@ export function DELETE(req: Request) {
 export function POST(req: Request) {
   return respond(async () => importAccepted((await acceptImport(appContext(), req, 'products', 'POST')).importId));
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['PUT', 'PATCH', 'DELETE', 'POST']);
+export const GET = notAllowed;

@@ -1,4 +1,4 @@
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 import { receiveEmailEvent } from '@/lib/subscriptions/callback';
 
@@ -9,3 +9,10 @@ export function POST(req: Request) {
     return Response.json({ status: 'success' });
   });
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['POST']);
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,6 +1,6 @@
 import { clientAddress } from '@/lib/http/auth-failures';
 import { guardRead } from '@/lib/http/read-guard';
-import { respond } from '@/lib/http/respond';
+import { methodNotAllowed, respond } from '@/lib/http/respond';
 import { serveImage } from '@/lib/images/serve-image';
 import { appContext } from '@/lib/runtime/context';
 
@@ -18,3 +18,10 @@ export function GET(req: Request, { params }: { params: Promise<{ size: string; 
     });
   });
 }
+
+// Any other method: 405 with the error body.
+const notAllowed = methodNotAllowed(['GET']);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
