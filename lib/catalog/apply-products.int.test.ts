@@ -282,29 +282,31 @@ describe('values PostgreSQL cannot store as sent', () => {
   });
 });
 
-describe('disabling the rest only when the request was read whole', () => {
-  it('PATCH with rejected entries marks the listed in stock but leaves the unlisted alone', async () => {
+describe('disabling the rest when entries are rejected', () => {
+  it('PATCH with rejected entries marks the listed in stock and the unlisted not, leaving a rejected entry’s product as it was', async () => {
     const shop = await createTestShop(database.ctx);
-    await put(shop.shop_id, [item('k1', { available: false }), item('k2'), item('k3')]);
-    const outcome = await availability(shop.shop_id, 'patch', ['k1', { id: 'k2' }]);
-    expect(outcome.rejected).toBe(1);
-    expect(outcome.warnings.map((w) => w.message)).toContain('unlisted products were not marked out of stock because 1 entries were rejected');
+    await put(shop.shop_id, [item('k1', { available: false }), item('k2'), item('k3'), item('k4', { available: false })]);
+    const outcome = await availability(shop.shop_id, 'patch', ['k1', { id: 'k2' }, { id: 'k4' }, { not: 'an id' }]);
+    expect(outcome.rejected).toBe(3);
+    expect(outcome.errors.map((e) => e.item_id)).toEqual(['k2', 'k4', undefined]);
     expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
       ['k1', true],
       ['k2', true],
-      ['k3', true],
+      ['k3', false],
+      ['k4', false],
     ]);
   });
 
-  it('POST load with rejected items disables nothing else', async () => {
+  it('POST load with rejected items marks the unlisted out of stock, leaving a rejected item’s product as it was', async () => {
     const shop = await createTestShop(database.ctx);
-    await put(shop.shop_id, [item('m1'), item('m2')]);
-    const outcome = await put(shop.shop_id, [item('m1'), item('m2', { price: -1 })], 'load');
-    expect(outcome.rejected).toBe(1);
-    expect(outcome.warnings.map((w) => w.message)).toContain('other products were not marked out of stock because 1 items were rejected');
+    await put(shop.shop_id, [item('m1'), item('m2'), item('m3'), item('m4', { available: false })]);
+    const outcome = await put(shop.shop_id, [item('m1'), item(' m2 ', { price: -1 }), item('m4', { price: 0 }), { name: 'no id', price: 1, url: 'u', picture: 'p', categories: [] }], 'load');
+    expect(outcome.rejected).toBe(3);
     expect((await rows(shop.shop_id)).map((r) => [r.id, r.available])).toEqual([
       ['m1', true],
       ['m2', true],
+      ['m3', false],
+      ['m4', false],
     ]);
   });
 });

@@ -129,6 +129,8 @@ type Sorted = {
   held: BinaryRows;
   newStates: BinaryRows;
   ids: Set<string>;
+  // The ids of rejected items that name one: listed, so a load does not mark them out of stock.
+  rejectedIds: string[];
   valid: number;
   fresh: number;
   // Rows for staging (stored products validated again).
@@ -217,6 +219,7 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
     const item = plan.batch.entry(position) ?? plan.batch.prepareFrom(items, position);
     if (!item.ok) {
       outcome.reject(item.problem);
+      if (item.problem.item_id !== undefined) sorted.rejectedIds.push(item.problem.item_id.trim());
       continue;
     }
     if (sorted.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
@@ -343,7 +346,7 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   const batch = ahead ?? (preparing && (await preparing)) ?? new PreparedBatch();
   if (preparing && !batch.madeHere) phases.mark('prepared on its thread');
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
-  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), ids: new Set(), valid: 0, fresh: 0, staged: 0 };
+  const sorted: Sorted = { seen: [], held: new BinaryRows(), newStates: new BinaryRows(), ids: new Set(), rejectedIds: [], valid: 0, fresh: 0, staged: 0 };
   const rows = sortedRows(items, plan, outcome, sorted);
   // Staging tables are made only when something goes through them: a first load needs none.
   if (!streamNew) await tx.unsafe(STAGING_TABLES);
@@ -433,25 +436,31 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
         );
   if (states.flipped > 0 || changed > 0) outcome.changed = true;
   phases.mark('states');
-  if (mode === 'load' && outcome.rejected > 0) {
-    // A rejected item may be one the shop meant to keep: disabling "everything not listed" on a
-    // request we could not read whole would take it out of stock.
-    outcome.warn({ message: `other products were not marked out of stock because ${outcome.rejected} items were rejected` });
-  } else if (mode === 'load') {
+  // CONTRACT §3: a load marks every product it does not list out of stock. A rejected item is
+  // listed too (skipped, not applied): its product, if stored, keeps its availability.
+  const { rejectedIds } = sorted;
+  if (mode === 'load') {
     const disabled = await tx`
       update product_state st set available = false, version = ${version}
        where st.shop_id = ${shopId} and st.available
-         and not exists (select 1 from staging_seen s where s.id = st.product_id)`;
+         and not exists (select 1 from staging_seen s where s.id = st.product_id)
+         and not (st.product_id = any(${rejectedIds}::text[]))`;
     if (disabled.count > 0) outcome.changed = true;
   }
-  // The states written, for when this commits: the last occurrence of an id is the one stored.
-  const disabledOthers = mode === 'load' && outcome.rejected === 0;
+  // The states written, for when this commits: the last occurrence of an id is the one stored. A
+  // load that kept rejected items' products as they were makes the states forgotten (rare).
   const written = sorted.seen;
-  expectCommit(shopId, version, (states) => {
-    // A load lists every accepted item in `written`: the others are now out of stock.
-    if (disabledOthers) states.setNoneAvailable();
-    for (const [, id, available, , digest] of written) states.set(id as string, digest as string | null, available as boolean);
-  });
+  expectCommit(
+    shopId,
+    version,
+    mode === 'load' && rejectedIds.length > 0
+      ? null
+      : (states) => {
+          // A load lists every accepted item in `written`: the others are now out of stock.
+          if (mode === 'load') states.setNoneAvailable();
+          for (const [, id, available, , digest] of written) states.set(id as string, digest as string | null, available as boolean);
+        },
+  );
   return outcome;
 }
 
@@ -463,7 +472,12 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   const outcome = new ImportOutcome();
   const entries = Array.isArray(listed) ? listedIds(listed) : listed;
   outcome.itemsTotal = entries.count;
-  const ids = entries.read((problem) => outcome.reject(problem));
+  // The ids of rejected entries that name one: listed, so a PATCH leaves their products as they are.
+  const rejectedIds: string[] = [];
+  const ids = entries.read((problem) => {
+    outcome.reject(problem);
+    if (problem.item_id !== undefined) rejectedIds.push(problem.item_id.trim());
+  });
   outcome.applied = ids.distinct;
   phases.mark('check ids');
   const version = await bumpCatalogVersion(tx, shopId);
@@ -479,22 +493,24 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   // One pass over the shop's products: each listed id beside the product with it (a full join for
   // PATCH, which also reaches the unlisted ones), giving the ids no product has and the products
   // whose availability flips. Those are updated by their row address in the same statement.
-  // What each product should become: listed → `listedBecome`, unlisted → `unlisted` (null: as it is).
+  // What each product should become: listed → `listedBecome`, named by a rejected entry → as it
+  // is, unlisted → `unlisted` (null: as it is).
   const listedBecome = mode === 'patch';
-  // As for a load: with entries rejected, what the shop meant to keep in stock is unknown.
-  const unlisted = mode === 'patch' && outcome.rejected === 0 ? false : null;
+  const unlisted = mode === 'patch' ? false : null;
   // The products a DELETE flipped are asked for when this process knows the shop's states. A
   // PATCH makes them forgotten instead: it flips every product it does not list, and returning
   // those ids (100,000 of a whole catalog's PATCH) took ~0.4 s more.
   const known = mode === 'delete' ? knownStatesAt(shopId, version - 1) : undefined;
   const [result] = await tx<{ unknown: string[] | null; flipped: number; flips: string[] | null }[]>`
     with joined as (
-      select s.id as listed_id, st.tid, st.available
+      select s.id as listed_id, st.tid, st.available, st.product_id
         from staging_ids s
         ${mode === 'patch' ? tx`full join` : tx`left join`} (select ctid as tid, product_id, available from product_state where shop_id = ${shopId}) st
           on st.product_id = s.id
     ), found as (
-      select array_agg(tid) filter (where (case when listed_id is not null then ${listedBecome}::boolean else ${unlisted}::boolean end) <> available) as flips,
+      select array_agg(tid) filter (where (case when listed_id is not null then ${listedBecome}::boolean
+                                                 when product_id = any(${rejectedIds}::text[]) then null
+                                                 else ${unlisted}::boolean end) <> available) as flips,
              array_agg(listed_id) filter (where tid is null) as unknown
         from joined
     ), flipped as (
@@ -506,9 +522,6 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
            ${known ? tx`(select array_agg(product_id) from flipped)` : tx`null::text[]`} as flips`;
   // In id order (sorting inside the aggregate sorted every row of the join, not only these).
   for (const id of (result.unknown ?? []).sort()) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
-  if (mode === 'patch' && outcome.rejected > 0) {
-    outcome.warn({ message: `unlisted products were not marked out of stock because ${outcome.rejected} entries were rejected` });
-  }
   outcome.changed = result.flipped > 0;
   const flips = result.flips ?? [];
   expectCommit(shopId, version, known ? (states) => flips.forEach((id) => {

@@ -187,6 +187,27 @@ describe('product import over HTTP', () => {
     expect(patched.errors).toEqual([{ position: 0, message: 'items[0] must be a product id: id is a number too large to keep exactly; send it as a string' }]);
   });
 
+  it('a POST load with a rejected item still marks the unlisted products out of stock, but not the rejected one', async () => {
+    const shop = await createTestShop(fixture.database.ctx);
+    const item = (id: string, price = 5) => ({ id, name: id, price, url: 'u', picture: 'p', categories: [] });
+    const first = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [item('a'), item('b'), item('c')] });
+    expect((await waitForImport(fixture.server.url, shop, first.importId!)).status).toBe('done');
+    const load = await sendImport(fixture.server.url, 'POST', 'products', shop, { items: [item('a'), item('b', 0)] });
+    const record = await waitForImport(fixture.server.url, shop, load.importId!);
+    expect(record).toMatchObject({ status: 'failed', items_applied: 1, items_rejected: 1 });
+    const available = async () =>
+      (await fixture.database.ctx.sql`select product_id, available from product_state where shop_id = ${shop.shop_id} order by product_id`).map((r) => [r.product_id, r.available]);
+    expect(await available()).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', false],
+    ]);
+    // c sent again exactly as first stored: its availability is written, whatever the process remembered.
+    const again = await sendImport(fixture.server.url, 'PUT', 'products', shop, { items: [item('c')] });
+    expect((await waitForImport(fixture.server.url, shop, again.importId!)).status).toBe('done');
+    expect((await available())[2]).toEqual(['c', true]);
+  });
+
   it('records an import that fails inside PostgreSQL with a reference, the details only in the log', async () => {
     const shop = await createTestShop(fixture.database.ctx);
     const { sql } = fixture.database.ctx;
