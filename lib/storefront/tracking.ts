@@ -18,7 +18,10 @@ export function withTracking(url: string, params: Record<string, string>): strin
     .filter((pair) => pair !== '' && !names.has(decodeURIComponentSafe(pair.split('=')[0])));
   const added = Object.entries(params).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   parsed.search = `?${[...kept, ...added].join('&')}`;
-  return parsed.origin === BASE ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.href;
+  // A link without a scheme keeps its own form: a relative path as written (`p/1.html` is not
+  // `/p/1.html`), a scheme-relative one without the scheme the parser gave it.
+  if (parsed.origin === BASE) return `${url.split(/[?#]/, 1)[0]}${parsed.search}${parsed.hash}`;
+  return url.startsWith('//') ? parsed.href.slice(parsed.protocol.length) : parsed.href;
 }
 
 /** The link without its scheme and host: path, query and fragment. */

@@ -42,6 +42,9 @@ describe('POST /subscriptions/callback', () => {
       ['john.doe@example.com', ['unsubscribed', 'complained']],
       ['other@example.com', ['hard_bounced', 'blacklisted']],
     ]);
+    // Addresses past ASCII or with rarer characters are real ones too.
+    for (const email of ['josé@example.com', 'a@münchen.de', 'a!b@example.com']) expect((await callback({ ...shop, email, event: 'hard_bounced' })).status, email).toBe(200);
+    expect((await flagsOf(shop)).map((r) => r.email).sort()).toEqual(['a!b@example.com', 'a@münchen.de', 'john.doe@example.com', 'josé@example.com', 'other@example.com']);
   });
 
   it('answers 400 "Invalid secret key" for a wrong secret or an unknown shop, and flags nothing', async () => {

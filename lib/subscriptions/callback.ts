@@ -14,7 +14,8 @@ export async function receiveEmailEvent(ctx: AppContext, req: Request): Promise<
   const { limits } = ctx.settings;
   const address = clientAddress(req);
   if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
-  const { json } = await readJsonBody(req, 64 * 1024);
+  // Spec §8's request weight, as for every API request (none when limits are off).
+  const { json } = await readJsonBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER);
   const body = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
   const shop = await authenticateShop(ctx.sql, body.shop_id, body.shop_secret, 'Invalid secret key').catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);

@@ -6,12 +6,16 @@ export const EmailEvent = z.enum(EMAIL_EVENTS, {
   error: (issue) => (issue.input === undefined ? 'event is required' : `event must be one of ${EMAIL_EVENTS.join(', ')}`),
 });
 
-/** Trimmed and lower-cased, so one address has one set of flags. */
+/**
+ * Trimmed and lower-cased, so one address has one set of flags. Checked loosely (zod's
+ * `unicodeEmail`: one @, no spaces): a bounce or an unsubscribe for `josé@example.com`,
+ * `a@münchen.de` or `a!b@example.com` is a real address's, and refusing it would lose the flag.
+ */
 export const FlaggedEmail = z
   .string({ error: (issue) => (issue.input === undefined ? 'email is required' : 'email must be a string') })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: 'email must be a valid email address' }).max(320, 'email must be at most 320 characters'));
+  .pipe(z.email({ pattern: z.regexes.unicodeEmail, error: 'email must be a valid email address' }).max(320, 'email must be at most 320 characters'));
 
 export const FlagInput = z.object({ email: FlaggedEmail, event: EmailEvent });
 export type FlagInput = z.infer<typeof FlagInput>;
