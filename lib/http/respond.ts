@@ -23,6 +23,15 @@ export function errorResponse(error: unknown): Response {
 }
 
 /**
+ * The handlers of a path under a public endpoint's prefix that is no endpoint (`/collection/1/x`):
+ * 404 with the error body, where Next.js would render its HTML page (CONTRACT §7).
+ */
+export function noEndpoint(): Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', (req: Request) => Response> {
+  const handler = (req: Request) => Response.json(errorBody(`No endpoint at ${new URL(req.url).pathname}`), { status: 404 });
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
+}
+
+/**
  * The handler for each method a public route does not take: 405 with the error body (CONTRACT §7:
  * every error body is `{status, payload}`, where Next.js would answer an empty 405) and `Allow`.
  */

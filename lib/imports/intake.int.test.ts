@@ -130,6 +130,23 @@ describe('import intake', () => {
     }
   });
 
+  it('answers a path under an endpoint that is no endpoint with 404 and the error body', async () => {
+    for (const [method, path] of [
+      ['POST', '/import/nothing'],
+      ['GET', '/import/products/x'],
+      ['PUT', '/subscriptions/other'],
+      ['GET', '/products/x'],
+      ['GET', '/init/x'],
+      ['GET', '/collection/1/x'],
+      ['GET', '/images/220'],
+      ['GET', '/images/220/key/more'],
+    ]) {
+      const response = await fetch(`${fixture.server.url}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+      expect([method, path, response.status]).toEqual([method, path, 404]);
+      expect(await response.json()).toEqual({ status: 'error', payload: { message: `No endpoint at ${path}` } });
+    }
+  });
+
   it('records the operation each method maps to', async () => {
     const cases: [string, string, Record<string, unknown>, string][] = [
       ['PUT', 'categories', { categories: [] }, 'categories.upsert'],
