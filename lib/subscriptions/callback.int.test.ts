@@ -47,6 +47,16 @@ describe('POST /subscriptions/callback', () => {
     expect((await flagsOf(shop)).map((r) => r.email).sort()).toEqual(['a!b@example.com', 'a@münchen.de', 'john.doe@example.com', 'josé@example.com', 'other@example.com']);
   });
 
+  it('takes a body up to the spec’s request weight, as imports do, and refuses a larger one with 413', async () => {
+    const shop = await createTestShop(fixture.database.ctx);
+    // 100 KiB of a field the callback does not read (64 KiB was the limit before session 36).
+    const padded = await callback({ ...shop, email: 'pad@example.com', event: 'unsubscribed', note: 'x'.repeat(100 * 1024) });
+    expect(padded.status).toBe(200);
+    const over = await callback(`{"shop_id":"${shop.shop_id}","pad":"${'x'.repeat(36_700_160)}"}`);
+    expect(over.status).toBe(413);
+    expect(over.body.payload.message).toMatch(/exceeds the limit of 36700160 bytes/);
+  });
+
   it('answers 400 "Invalid secret key" for a wrong secret or an unknown shop, and flags nothing', async () => {
     const shop = await createTestShop(fixture.database.ctx);
     for (const credentials of [{ ...shop, shop_secret: 'nope' }, { shop_id: 'unknown', shop_secret: shop.shop_secret }, {}]) {
