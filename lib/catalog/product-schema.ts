@@ -25,7 +25,7 @@ const textList = (field: string, ids = false) =>
   z.array(
     z
       .union([z.string(), z.number().finite()])
-      .refine((value) => !ids || keepsItsDigits(value), lostDigits(`${field}[]`)[1])
+      .refine((value) => !ids || keepsItsDigits(value), lostDigits(`${field}[]`))
       .transform((value) => (ids ? String(value).trim() : String(value)))
       .refine((value) => !value.includes('\0'), `${field} must not contain NUL characters`),
     { error: expected(field, 'an array of strings') },
@@ -208,7 +208,7 @@ export const ItemInput = z.looseObject({
   oldprice: number('oldprice').min(0, 'oldprice must not be negative').nullish(),
   currency: optionalText('currency'),
   params: z.array(ParamInput, { error: 'params must be an array of {name, value}' }).nullish(),
-  group_id: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).refine(...lostDigits('group_id')).transform(String).nullish(),
+  group_id: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).refine(keepsItsDigits, lostDigits('group_id')).transform(String).nullish(),
   type_prefix: optionalText('type_prefix'),
   brand: optionalText('brand'),
   brand_picture: optionalText('brand_picture'),

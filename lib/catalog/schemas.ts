@@ -11,7 +11,7 @@ const noNul = (field: string) => [(value: string) => !value.includes('\0'), `${f
  * Such an id is refused with a reason instead (it can be sent as a string).
  */
 export const keepsItsDigits = (value: unknown) => typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value);
-export const lostDigits = (field: string) => [keepsItsDigits, `${field} is a number too large to keep exactly; send it as a string`] as const;
+export const lostDigits = (field: string) => `${field} is a number too large to keep exactly; send it as a string`;
 
 export function requiredString(field: string) {
   return z
@@ -34,7 +34,7 @@ export function identifier(field: string, maxLength = 255) {
     .union([z.string(), z.number().finite()], {
       error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string or a number`),
     })
-    .refine(...lostDigits(field))
+    .refine(keepsItsDigits, lostDigits(field))
     .transform((value) => String(value).trim())
     .pipe(
       z
@@ -49,7 +49,7 @@ export function identifier(field: string, maxLength = 255) {
 function parentRef() {
   return z
     .union([z.string(), z.number().finite(), z.null()], { error: 'parent must be a string, a number or null' })
-    .refine(...lostDigits('parent'))
+    .refine(keepsItsDigits, lostDigits('parent'))
     .transform((value) => (value === null ? null : String(value).trim() || null));
 }
 
