@@ -646,6 +646,70 @@ describe('applyTree: edge cases found in review', () => {
     expect(Object.keys(await locationsOf(shopId))).toEqual(['l3']);
   });
 
+  it('rejects a NUL or half a surrogate pair in an id, parent or group per node, and stores text with U+FFFD for the half', async () => {
+    const shopId = await newShop();
+    const locations = await apply(shopId, 'locations', 'replace', [
+      { id: 'msk', name: 'Moscow', parent: null, group: ['a\u0000b'] },
+      { id: 'spb', name: 'Caf\ud83d', parent: null, type: 'city\udc00', group: ['north', 'x\ud83d'] },
+      { id: 's\ud83d', name: 'Store', parent: 'spb' },
+      { id: 's2', name: 'Store', parent: 'spb\u0000' },
+      { id: 's3', name: 'Store', parent: '\udc00' },
+    ]);
+    expect(locations.errors).toEqual([
+      { item_id: 'msk', position: 0, message: 'group must not contain NUL characters' },
+      // The record keeps what PostgreSQL can store of the id.
+      { item_id: 's\ufffd', position: 2, message: 'id must not contain an unpaired UTF-16 surrogate (half of a character)' },
+      { item_id: 's2', position: 3, message: 'parent must not contain NUL characters' },
+      { item_id: 's3', position: 4, message: 'parent must not contain an unpaired UTF-16 surrogate (half of a character)' },
+    ]);
+    expect(await locationsOf(shopId)).toEqual({
+      spb: { name: 'Caf\ufffd', parent: null, type: 'city\ufffd', groups: ['north', 'x\ufffd'], discount_percent: null, search_level_up: null, path: ['spb'], depth: 0 },
+    });
+    const categories = await apply(shopId, 'categories', 'replace', [{ id: 'c1', name: 'Shoes\ud83d', url: '/s\udc00', alias: 'a\ud83d' }]);
+    expect(categories.errors).toEqual([]);
+    expect(await categoriesOf(shopId)).toEqual({ c1: { name: 'Shoes\ufffd', parent: null, url: '/s\ufffd', alias: 'a\ufffd', path: ['c1'], depth: 0 } });
+  });
+
+  it('keeps the stored version of a node a POST sends but rejects, with the nodes below it, as a rejected product keeps its availability', async () => {
+    const shopId = await newShop();
+    await apply(shopId, 'categories', 'replace', [
+      { id: '7', name: 'Shoes' },
+      { id: '8', name: 'Boots', parent: '7' },
+      { id: '9', name: 'Hats' },
+      { id: '10', name: 'Caps', parent: '9' },
+    ]);
+    const outcome = await apply(shopId, 'categories', 'replace', [
+      { id: 7, name: '' },
+      { id: 8, name: 'Boots', parent: 7 },
+      // Moves 9 under 10, its own child: 9 is rejected and stays as stored.
+      { id: '9', name: 'Hats', parent: '10' },
+      { id: '10', name: 'Caps', parent: '9' },
+    ]);
+    expect(outcome.errors).toEqual([
+      { item_id: '7', position: 0, message: 'name must not be empty' },
+      { item_id: '9', position: 2, message: 'parent chain forms a cycle: 9 → 10 → 9' },
+    ]);
+    expect(outcome.warnings).toEqual([]);
+    expect(await shapeOf(shopId)).toEqual({
+      '10': ['9', ['9', '10']],
+      '7': [null, ['7']],
+      '8': ['7', ['7', '8']],
+      '9': [null, ['9']],
+    });
+    expect((await categoriesOf(shopId))['7'].name).toBe('Shoes');
+    // A node no longer sent at all is still removed.
+    await apply(shopId, 'categories', 'replace', [{ id: '7', name: 'Shoes' }, { id: '8', name: 'Boots', parent: '7' }, { id: 9, name: '' }]);
+    expect(Object.keys(await shapeOf(shopId)).sort()).toEqual(['7', '8', '9']);
+  });
+
+  it('counts an id a DELETE lists twice once', async () => {
+    const shopId = await newShop();
+    await apply(shopId, 'categories', 'replace', [{ id: 'a', name: 'A' }]);
+    const outcome = await apply(shopId, 'categories', 'delete', ['a', ' a', 'a']);
+    expect(outcome.applied).toBe(1);
+    expect(await shapeOf(shopId)).toEqual({});
+  });
+
   it('warns once about an unknown parent, at the occurrence that counts, whatever the spaces around the id', async () => {
     const shopId = await newShop();
     const outcome = await apply(shopId, 'categories', 'replace', [

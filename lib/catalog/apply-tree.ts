@@ -39,12 +39,20 @@ async function loadLinks(tx: TransactionSql, kind: TreeKind, shopId: string): Pr
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-function parseNodes(kind: TreeKind, list: unknown[], outcome: ImportOutcome): Map<string, Node> {
+/**
+ * The request's valid nodes by id, and the ids of the rejected ones: a rejected node is listed
+ * too, so a replace keeps its stored version instead of removing it (as a rejected product keeps
+ * its availability).
+ */
+function parseNodes(kind: TreeKind, list: unknown[], outcome: ImportOutcome): { nodes: Map<string, Node>; rejectedIds: Set<string> } {
   const nodes = new Map<string, Node>();
+  const rejectedIds = new Set<string>();
   list.forEach((raw, position) => {
     const parsed = schemas[kind].safeParse(raw);
     if (!parsed.success) {
-      outcome.reject({ item_id: itemIdOf(raw), position, message: describeZodError(parsed.error) });
+      const id = itemIdOf(raw);
+      if (id !== undefined) rejectedIds.add(id.trim());
+      outcome.reject({ item_id: id, position, message: describeZodError(parsed.error) });
       return;
     }
     const node = parsed.data;
@@ -53,7 +61,7 @@ function parseNodes(kind: TreeKind, list: unknown[], outcome: ImportOutcome): Ma
     }
     nodes.set(node.id, { id: node.id, parent: node.parent, row: rowOf(kind, node), position });
   });
-  return nodes;
+  return { nodes, rejectedIds };
 }
 
 function samePath(a: string[] | undefined, b: string[]): boolean {
@@ -77,8 +85,9 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
       if (!parsed.success) return outcome.reject({ position, message: describeZodError(parsed.error) });
       if (!stored.has(parsed.data)) outcome.warn({ item_id: parsed.data, position, message: `id ${parsed.data} is not stored; nothing to remove` });
       ids.add(parsed.data);
-      outcome.applied++;
     });
+    // An id listed twice is one id, as for products.
+    outcome.applied = ids.size;
     const remaining = new Map([...stored].filter(([id]) => !ids.has(id)));
     const { paths } = resolveTree(remaining);
     const removed = [...ids].filter((id) => stored.has(id));
@@ -88,11 +97,15 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
     return outcome;
   }
 
-  const incoming = parseNodes(kind, list, outcome);
+  const { nodes: incoming, rejectedIds } = parseNodes(kind, list, outcome);
   const merged = new Map<string, TreeLink>(mode === 'upsert' ? stored : []);
+  for (const id of rejectedIds) {
+    const kept = stored.get(id);
+    if (kept) merged.set(id, kept);
+  }
   for (const [id, node] of incoming) merged.set(id, node);
 
-  // Reject request nodes that close a cycle; for PUT the stored version of such a node stays.
+  // Reject request nodes that close a cycle; the stored version of such a node stays.
   // Of a cycle's request nodes, those that move (a parent other than the stored one) are the ones
   // that closed it: they go first, and the others stay if that breaks the cycle.
   let resolved = resolveTree(merged);
@@ -104,7 +117,7 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
     for (const [id, loop] of rejected) {
       outcome.reject({ item_id: id, position: incoming.get(id)!.position, message: `parent chain forms a cycle: ${loop.join(' → ')}` });
       incoming.delete(id);
-      const previous = mode === 'upsert' ? stored.get(id) : undefined;
+      const previous = stored.get(id);
       if (previous) merged.set(id, previous);
       else merged.delete(id);
     }
@@ -120,7 +133,7 @@ export async function applyTree(tx: TransactionSql, shopId: string, kind: TreeKi
   if (mode === 'replace') {
     // Computed here from the loaded ids: a "not (id = any(all kept ids))" plan can degrade to
     // comparing every row with every id once PostgreSQL caches a generic plan.
-    const gone = [...stored.keys()].filter((id) => !incoming.has(id));
+    const gone = [...stored.keys()].filter((id) => !merged.has(id));
     if (gone.length) {
       await tx`delete from ${tx(kind)} where shop_id = ${shopId} and id = any(${gone})`;
       outcome.changed = true;

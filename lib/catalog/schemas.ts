@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { storableText } from '@/db/storable-text';
 
 // Field helpers whose messages read as sentences: "name is required", "parent must be a string".
 // PostgreSQL stores no NUL character in text: refuse it with a reason rather than fail the import.
 const noNul = (field: string) => [(value: string) => !value.includes('\0'), `${field} must not contain NUL characters`] as const;
+// Nor half a UTF-16 surrogate pair (a client that cut a string in the middle of an emoji): text
+// is stored with U+FFFD in its place, as product text is, but an id or a parent reference is refused.
+const wellFormed = (field: string) =>
+  [(value: string) => value.isWellFormed(), `${field} must not contain an unpaired UTF-16 surrogate (half of a character)`] as const;
 
 /**
  * Whether a number sent as an id names one id (CONTRACT §3 stores numeric ids as strings): an
@@ -18,13 +23,15 @@ export function requiredString(field: string) {
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
     .trim()
     .min(1, `${field} must not be empty`)
-    .refine(...noNul(field));
+    .refine(...noNul(field))
+    .transform(storableText);
 }
 
 export function optionalString(field: string) {
   return z
     .string({ error: `${field} must be a string` })
     .refine(...noNul(field))
+    .transform(storableText)
     .nullish();
 }
 
@@ -50,13 +57,18 @@ function parentRef() {
   return z
     .union([z.string(), z.number().finite(), z.null()], { error: 'parent must be a string, a number or null' })
     .refine(keepsItsDigits, lostDigits('parent'))
-    .transform((value) => (value === null ? null : String(value).trim() || null));
+    .transform((value) => (value === null ? null : String(value).trim() || null))
+    .refine((value) => value === null || !value.includes('\0'), noNul('parent')[1])
+    .refine((value) => value === null || value.isWellFormed(), wellFormed('parent')[1]);
 }
+
+/** A tree node's id: an identifier PostgreSQL can compare as sent. */
+const nodeId = () => identifier('id').refine(...wellFormed('id'));
 
 const node = (kind: string) => ({ error: `each ${kind} must be an object with id and name` });
 
 export const CategoryInput = z.object({
-  id: identifier('id'),
+  id: nodeId(),
   name: requiredString('name'),
   parent: parentRef().optional().transform((value) => value ?? null),
   url: optionalString('url'),
@@ -65,7 +77,7 @@ export const CategoryInput = z.object({
 export type CategoryInput = z.infer<typeof CategoryInput>;
 
 export const LocationInput = z.object({
-  id: identifier('id'),
+  id: nodeId(),
   name: requiredString('name'),
   // Spec 2.3 makes parent required for locations: null marks a root.
   parent: z
@@ -76,7 +88,9 @@ export const LocationInput = z.object({
   group: z
     .union([z.string(), z.array(z.string())], { error: 'group must be a string or an array of strings' })
     .nullish()
-    .transform((value) => (value == null ? null : Array.isArray(value) ? value : [value])),
+    .transform((value) => (value == null ? null : Array.isArray(value) ? value : [value]))
+    .refine((value) => !value?.some((group) => group.includes('\0')), noNul('group')[1])
+    .transform((value) => value && value.map(storableText)),
   discount_percent: z.number({ error: 'discount_percent must be a number' }).finite().nullish(),
   search_level_up: z
     .number({ error: 'search_level_up must be an integer' })
