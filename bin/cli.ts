@@ -14,7 +14,7 @@ async function main(): Promise<number> {
   let runtime: Runtime | undefined;
   try {
     const args = parseArgs(process.argv.slice(2), BOOLEAN_FLAGS);
-    const command = findCommand(args.words);
+    const command = findCommand(args);
     runtime = await boot({ maintenance: false });
     const result = await command(runtime.ctx, args);
     process.stdout.write(JSON.stringify(result) + '\n');

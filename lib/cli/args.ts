@@ -15,6 +15,8 @@ export function parseArgs(argv: string[], booleanFlags: string[]): ParsedArgs {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
     if (booleanFlags.includes(name)) {
+      // `--technical-notices=false` would otherwise turn notices on.
+      if (inline !== undefined) throw new AppError('VALIDATION', `--${name} takes no value`);
       flags.add(name);
       continue;
     }
@@ -23,6 +25,15 @@ export function parseArgs(argv: string[], booleanFlags: string[]): ParsedArgs {
     options.set(name, [...(options.get(name) ?? []), value]);
   }
   return { words, options, flags };
+}
+
+/** Refuses an option or flag the command does not take: a typo must not be ignored silently. */
+export function checkOptions(args: ParsedArgs, command: string, takes: readonly string[]): void {
+  for (const name of [...args.options.keys(), ...args.flags]) {
+    if (takes.includes(name)) continue;
+    const known = takes.length ? `; it takes ${takes.map((option) => `--${option}`).join(', ')}` : '; it takes no options';
+    throw new AppError('VALIDATION', `unknown option --${name} for "${command}"${known}`);
+  }
 }
 
 export function required(args: ParsedArgs, name: string): string {

@@ -126,6 +126,13 @@ describe('cli: shop', () => {
     expectError(badCurrency, 'currency: must be an ISO 4217 currency code such as USD or EUR');
     expectError(unknownShop, 'Shop no-such-shop not found');
     expectError(noShop, '--shop is required');
+    const [typo, extraWord] = await Promise.all([
+      cli('shop', 'create', '--name', 'X', '--curency', 'EUR'),
+      cli('shop', 'list', 'all'),
+    ]);
+    expectError(typo, 'unknown option --curency for "shop create"; it takes --name, --currency, --listing-extended-default');
+    expect((extraWord.json as { error: string }).error).toMatch(/^unknown command "shop list all"; commands: /);
+    expect(extraWord.code).toBe(1);
     const [{ count }] = await database.ctx.sql<{ count: number }[]>`select count(*)::int as count from shops where name = 'X'`;
     expect(count).toBe(0);
   });
@@ -162,9 +169,15 @@ describe('cli: user create', () => {
       shops: [one.shop_id, two.shop_id].sort(),
     });
 
-    // Re-creating the same email updates the account instead of failing.
-    expectSuccess(await cli('user', 'create', '--email', 'OPS@example.test', '--password', 'another one', '--shop', one.shop_id));
+    // Re-creating the same email sets the account anew (docs/decisions.md); a shop named twice counts once.
+    expectSuccess(await cli('user', 'create', '--email', 'OPS@example.test', '--password', 'another one', '--shop', one.shop_id, '--shop', one.shop_id));
     expect(await staffRow('ops@example.test')).toEqual({ email: 'ops@example.test', is_admin: false, technical_notices: false, shops: [one.shop_id] });
+    // A value given to the flag is refused rather than read as "on".
+    expectError(
+      await cli('user', 'create', '--email', 'OPS@example.test', '--password', 'another one', '--technical-notices=false'),
+      '--technical-notices takes no value',
+    );
+    expect((await staffRow('ops@example.test'))?.technical_notices).toBe(false);
   });
 
   it('names a bad email, a short password, a missing option and an unknown shop', async () => {
@@ -223,14 +236,16 @@ describe('cli: import status', () => {
       body: JSON.stringify({ ...owner, locations: [] }),
     });
     const { importId } = await acceptImport(database.ctx, request, 'locations', 'POST');
-    const [unknown, foreign, notNumber] = await Promise.all([
+    const [unknown, foreign, notNumber, tooLarge] = await Promise.all([
       cli('import', 'status', '--shop', owner.shop_id, '--id', '987654'),
       cli('import', 'status', '--shop', other.shop_id, '--id', String(importId)),
       cli('import', 'status', '--shop', owner.shop_id, '--id', 'abc'),
+      cli('import', 'status', '--shop', owner.shop_id, '--id', '99999999999999999999'),
     ]);
     expectError(unknown, 'Import 987654 not found');
     expectError(foreign, `Import ${importId} not found`);
     expectError(notNumber, '--id must be an import id (a positive integer)');
+    expectError(tooLarge, '--id must be an import id (a positive integer)');
   });
 });
 
@@ -291,12 +306,14 @@ describe('collection create', () => {
 
   it('names what is wrong with a collection', async () => {
     const shop = expectSuccess(await cli('shop', 'create', '--name', 'Collector 2')) as { shop_id: string };
-    const [notJson, noGroups, badLimit, unknownShop] = await Promise.all([
+    const [notJson, noGroups, badLimit, unknownShop, noRules] = await Promise.all([
       cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{groups'),
       cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{"groups":[]}'),
       cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X', '--rules', '{"groups":[{"limit":1.5}]}'),
       cli('collection', 'create', '--shop', 'no-such-shop', '--name', 'X', '--rules', '{"groups":[{}]}'),
+      cli('collection', 'create', '--shop', shop.shop_id, '--name', 'X'),
     ]);
+    expectError(noRules, '--rules is required');
     expectError(notJson, '--rules must be JSON: {"groups": [{...}]}');
     expectError(noGroups, 'rules.groups must list at least one rule group');
     expectError(badLimit, 'rules.groups[0].limit must be a whole number');

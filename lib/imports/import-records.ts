@@ -32,6 +32,15 @@ export function presentImportDetail(row: Row) {
   return { ...presentImport(row), webhook: row.webhook, webhook_attempts: row.webhookAttempts, body_bytes: row.bodyBytes };
 }
 
+/**
+ * An import id as a client sends it: a positive integer, as a JSON number or a string of digits.
+ * Anything else (true, 1.5, "1e3", a number past 2^53, which no id reaches) is undefined.
+ */
+export function parseImportId(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 export async function getImport(ctx: Pick<AppContext, 'db'>, shopId: string, importId: number): Promise<Row> {
   const [row] = await ctx.db
     .select()

@@ -1,25 +1,26 @@
-import { z } from 'zod';
 import { readJsonBody } from '@/lib/http/body';
+import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
-import { describeZodError } from '@/lib/http/zod-message';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
-import { getImport, presentImport, type ImportRecord } from './import-records';
-
-const ImportId = z.coerce
-  .number({ error: 'import_id must be an integer' })
-  .int('import_id must be an integer')
-  .positive('import_id must be an integer');
+import { getImport, parseImportId, presentImport, type ImportRecord } from './import-records';
 
 // POST /import/status: the import record, for the shop that owns it.
 export async function readImportStatus(ctx: AppContext, req: Request): Promise<ImportRecord> {
+  const { limits } = ctx.settings;
+  const address = clientAddress(req);
+  // Each guess costs a scrypt, as at intake: failed authentications are limited per address.
+  if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
   const { json } = await readJsonBody(req, 64 * 1024);
   const body = (json ?? {}) as Record<string, unknown>;
-  const shop = await authenticateShop(ctx.sql, body.shop_id, body.shop_secret);
+  const shop = await authenticateShop(ctx.sql, body.shop_id, body.shop_secret).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
+    throw error;
+  });
   if (body.import_id === undefined || body.import_id === null || body.import_id === '') {
     throw new AppError('VALIDATION', 'import_id is required');
   }
-  const id = ImportId.safeParse(body.import_id);
-  if (!id.success) throw new AppError('VALIDATION', describeZodError(id.error));
-  return presentImport(await getImport(ctx, shop.id, id.data));
+  const id = parseImportId(body.import_id);
+  if (id === undefined) throw new AppError('VALIDATION', 'import_id must be a positive integer');
+  return presentImport(await getImport(ctx, shop.id, id));
 }

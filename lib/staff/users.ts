@@ -7,9 +7,14 @@ import { StaffUserInput } from './schemas';
 
 type Ctx = Pick<AppContext, 'db'>;
 
-/** A staff account; without shops, an admin of every shop. Re-creating an email updates it. */
+/**
+ * A staff account; without shops, an admin of every shop. Re-creating an email sets the account
+ * anew (password, shops or admin, technical notices): the CLI's only way to reset a password or
+ * change what someone sees (docs/decisions.md).
+ */
 export async function createStaffUser(ctx: Ctx, input: StaffUserInput) {
-  const { email, password, shops: shopIds, technicalNotices } = StaffUserInput.parse(input);
+  const { email, password, shops: requested, technicalNotices } = StaffUserInput.parse(input);
+  const shopIds = [...new Set(requested)];
   if (shopIds.length) {
     const found = await ctx.db.select({ id: shops.id }).from(shops).where(inArray(shops.id, shopIds));
     const missing = shopIds.filter((id) => !found.some((f) => f.id === id));

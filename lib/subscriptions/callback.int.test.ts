@@ -73,6 +73,8 @@ describe('POST /subscriptions/callback', () => {
       [{ event: 'unsubscribed' }, 'email is required'],
       [{ email: 'not-an-email', event: 'unsubscribed' }, 'email must be a valid email address'],
       [{ email: 42, event: 'unsubscribed' }, 'email must be a string'],
+      [{ email: 'a\u0000b@example.com', event: 'unsubscribed' }, 'email must be a valid email address'],
+      [{ email: 'a\u0007b@example.com', event: 'unsubscribed' }, 'email must be a valid email address'],
       [{ email: 'a@example.com' }, 'event is required'],
       [{ email: 'a@example.com', event: 'opened' }, 'event must be one of complained, hard_bounced, blacklisted, unsubscribed'],
     ];

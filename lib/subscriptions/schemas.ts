@@ -15,7 +15,14 @@ export const FlaggedEmail = z
   .string({ error: (issue) => (issue.input === undefined ? 'email is required' : 'email must be a string') })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ pattern: z.regexes.unicodeEmail, error: 'email must be a valid email address' }).max(320, 'email must be at most 320 characters'));
+  .pipe(
+    z
+      .email({ pattern: z.regexes.unicodeEmail, error: 'email must be a valid email address' })
+      .max(320, 'email must be at most 320 characters')
+      // The pattern lets control characters through; no address has one (and PostgreSQL stores no NUL).
+      // eslint-disable-next-line no-control-regex
+      .refine((email) => !/[\u0000-\u001f\u007f]/.test(email), 'email must be a valid email address'),
+  );
 
 export const FlagInput = z.object({ email: FlaggedEmail, event: EmailEvent });
 export type FlagInput = z.infer<typeof FlagInput>;
