@@ -24,6 +24,14 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * Exited, and its output read to the end ('close'), so `output()` holds its last line; 'exit'
+ * can come first. A process that left its pipes open in a child of its own is given 2 s.
+ */
+function finished(child: ChildProcess, closed: Promise<void>): Promise<void> {
+  return exited(child).then(() => Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]));
+}
+
+/**
  * Starts the real server (`bin/start.ts`, the production build) on a free port of 127.0.0.1.
  * `env` adds settings; DATABASE_URL or DATA_DIR say which database it uses.
  */
@@ -47,6 +55,7 @@ async function startProcess(script: string, ready: RegExp, env: Record<string, s
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -71,11 +80,11 @@ async function startProcess(script: string, ready: RegExp, env: Record<string, s
     output: () => output,
     stop: async () => {
       child.kill('SIGTERM');
-      await exited(child);
+      await finished(child, closed);
     },
     kill: async () => {
       child.kill('SIGKILL');
-      await exited(child);
+      await finished(child, closed);
     },
   };
 }
