@@ -60,7 +60,7 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
     };
     const body = failed
       ? { status: 'error', message: record.message ?? 'Import failed', ...counts, errors: outcome.errors.slice(0, WEBHOOK_ERRORS) }
-      : { status: 'success', ...counts, warnings: outcome.warningCount };
+      : { status: 'success', ...counts, warnings_count: outcome.warningCount };
     await enqueue(ctx.boss, 'webhooksDeliver', { shopId, importId, url: record.webhook, body }, { tx });
   }
   if (failed) await queueFailureNotice(ctx, tx, shopId, { ...record, errors: outcome.errors });

@@ -80,7 +80,7 @@ describe('webhook delivery (receiver allow-listed)', () => {
         items_total: 2,
         items_applied: 2,
         items_rejected: 0,
-        warnings: 0,
+        warnings_count: 0,
       });
 
       const attempts = await eventually(() => attemptsOf(shop, importId!), (list) => list.length > 0);
