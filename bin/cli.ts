@@ -15,7 +15,7 @@ async function main(): Promise<number> {
   try {
     const args = parseArgs(process.argv.slice(2), BOOLEAN_FLAGS);
     const command = findCommand(args);
-    runtime = await boot({ maintenance: false });
+    runtime = await boot({ maintenance: false, shortLived: true });
     const result = await command(runtime.ctx, args);
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;

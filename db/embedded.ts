@@ -109,18 +109,53 @@ async function stopPostmaster(pid: number): Promise<void> {
   while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/**
+ * Client connections to the cluster other than the one asking; 0 when it cannot be asked. Asked
+ * a few times over half a second: the backends of connections just closed take a moment to go.
+ */
+async function otherClients(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    let n = 0;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`;
+      n = row.n;
+      if (n === 0) break;
+    }
+    return n;
+  } catch {
+    return 0;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
+}
+
 function urlFor(password: string, port: number) {
   return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 }
 
+export type EmbeddedOptions = {
+  /** Where the port comes from (a test offers a taken one). */
+  choosePort?: () => Promise<number>;
+  /**
+   * A short-lived starter (the CLI) leaves the cluster running when it stops while another
+   * process uses it: a server that joined during a CLI command must not lose its database.
+   */
+  leaveToOthers?: boolean;
+};
+
 /**
  * Starts PostgreSQL on `dataDir` (initialising it on first use), or joins the one a server, worker
- * or CLI of ours is already running there. Only the process that started it stops it.
+ * or CLI of ours is already running there. The process that started it stops it, unless it was
+ * left to others (`leaveToOthers`); a process that joined stops it once its starter has gone
+ * and nobody else uses it.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void = () => {},
-  choosePort: () => Promise<number> = freePort,
+  { choosePort = freePort, leaveToOthers = false }: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   const passwordFile = path.join(dataDir, 'pg-password');
@@ -140,7 +175,14 @@ export async function startEmbeddedPostgres(
     // next clean shutdown stops it instead of leaving it running forever.
     const orphaned = (await parentPid(existing.pid)) === 1;
     if (orphaned) log(`adopting the embedded PostgreSQL left running by a process that died (pid ${existing.pid})`);
-    return { url: urlFor(password, existing.port), owned: orphaned, stop: orphaned ? () => stopPostmaster(existing.pid) : async () => {} };
+    const url = urlFor(password, existing.port);
+    // A starter that left (a CLI command leaving it to this process) makes this one its keeper.
+    const stop = async () => {
+      if ((await parentPid(existing.pid)) !== 1) return;
+      if (!orphaned && (await otherClients(url)) > 0) return;
+      await stopPostmaster(existing.pid);
+    };
+    return { url, owned: orphaned, stop };
   }
 
   const initialised = await fs
@@ -197,5 +239,11 @@ export async function startEmbeddedPostgres(
     await admin.unsafe(`create database ${DATABASE}`);
     await admin.end();
   }
-  return { url: urlFor(password, port), owned: true, stop: () => started.stop() };
+  const url = urlFor(password, port);
+  const stop = async () => {
+    const others = leaveToOthers ? await otherClients(url) : 0;
+    if (others > 0) return log(`embedded PostgreSQL left running: ${others} other connection${others === 1 ? '' : 's'} use it`);
+    await started.stop();
+  };
+  return { url, owned: true, stop };
 }

@@ -27,14 +27,16 @@ async function loadSealKey(sql: Sql): Promise<Buffer> {
 
 /**
  * Connects to PostgreSQL (embedded when DATABASE_URL is unset), runs migrations, starts pg-boss
- * and publishes the context. `maintenance` lets this process run pg-boss's supervision.
+ * and publishes the context. `maintenance` lets this process run pg-boss's supervision;
+ * `shortLived` (the CLI) leaves an embedded cluster it started running for a process that
+ * joined it meanwhile.
  */
-export async function boot(options: { maintenance: boolean; settings?: Settings }): Promise<Runtime> {
+export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean }): Promise<Runtime> {
   const settings = options.settings ?? readSettings();
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(settings.dataDir, log);
+    embedded = await startEmbeddedPostgres(settings.dataDir, log, { leaveToOthers: options.shortLived });
     url = embedded.url;
     log(`embedded PostgreSQL on ${settings.dataDir}${embedded.owned ? '' : ' (already running)'}`);
   }
