@@ -268,6 +268,20 @@ describe('cli: usage errors', () => {
   });
 });
 
+describe('cli: the server’s settings', () => {
+  it('leaves the queues’ settings as the server set them (its environment may differ)', async () => {
+    const sql = database.ctx.sql;
+    const retryDelay = async () => (await sql<{ d: number }[]>`select retry_delay as d from pgboss.queue where name = 'webhooks.deliver'`)[0].d;
+    await sql`update pgboss.queue set retry_delay = 7 where name = 'webhooks.deliver'`;
+    try {
+      expectSuccess(await cli('shop', 'list'));
+      expect(await retryDelay()).toBe(7);
+    } finally {
+      await sql`update pgboss.queue set retry_delay = 30 where name = 'webhooks.deliver'`;
+    }
+  });
+});
+
 describe('listing backfill', () => {
   it('fills the facet tokens of products stored without them, for one shop or every shop', async () => {
     const shop = expectSuccess(await cli('shop', 'create', '--name', 'Backfill')) as { shop_id: string };

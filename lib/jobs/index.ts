@@ -55,13 +55,19 @@ export async function enqueue<K extends JobName>(
   await boss.send(definition.name, payload, { ...sendOptions, ...(tx ? { db: inTransaction(tx) } : {}) });
 }
 
-export async function createQueues(boss: PgBoss, webhook: { retryLimit: number; retryDelaySeconds: number }): Promise<void> {
+/**
+ * Creates the queues a fresh database lacks; `update` also sets this process's settings on queues
+ * that exist. A short-lived CLI command does not update: its environment may not be the server's,
+ * and it would set the webhooks' retry delay back to the default for every later delivery.
+ */
+export async function createQueues(boss: PgBoss, webhook: { retryLimit: number; retryDelaySeconds: number }, { update = true } = {}): Promise<void> {
   for (const [key, definition] of Object.entries(jobs)) {
     const queue =
       key === 'webhooksDeliver'
         ? { retryLimit: webhook.retryLimit, retryDelay: webhook.retryDelaySeconds, retryBackoff: true, notify: true }
         : definition.queue;
     await boss.createQueue(definition.name, queue);
+    if (!update) continue;
     // Settings may have changed since the queue was created (retry delays, say).
     const { policy: _policy, ...changeable } = queue as Omit<Queue, 'name'>;
     await boss.updateQueue(definition.name, changeable);

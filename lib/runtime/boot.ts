@@ -29,7 +29,7 @@ async function loadSealKey(sql: Sql): Promise<Buffer> {
  * Connects to PostgreSQL (embedded when DATABASE_URL is unset), runs migrations, starts pg-boss
  * and publishes the context. `maintenance` lets this process run pg-boss's supervision;
  * `shortLived` (the CLI) leaves an embedded cluster it started running for a process that
- * joined it meanwhile.
+ * joined it meanwhile, and leaves the queues' settings to the server and workers.
  */
 export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean }): Promise<Runtime> {
   const settings = options.settings ?? readSettings();
@@ -56,7 +56,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
     });
     boss.on('error', (error) => log(`jobs: ${error instanceof Error ? error.message : String(error)}`));
     await boss.start();
-    await createQueues(boss, settings.webhooks);
+    await createQueues(boss, settings.webhooks, { update: !options.shortLived });
     const ctx: AppContext = { sql: database.sql, db: database.db, boss, settings, sealKey };
     setAppContext(ctx);
     const db = database;
