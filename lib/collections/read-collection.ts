@@ -6,7 +6,7 @@ import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
-import { DEFAULT_COLLECTION_TEMPLATE, renderTemplate } from '@/lib/storefront/templates';
+import { DEFAULT_COLLECTION_TEMPLATE, renderTemplateOr } from '@/lib/storefront/templates';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { getCollection } from './manage-collections';
 import { selectCollection } from './select-products';
@@ -78,6 +78,6 @@ export async function readCollection(ctx: AppContext, request: CollectionRequest
   });
   const v2 = request.params.get('format')?.trim().toLowerCase() === 'v2' || request.headers?.get('accept-version')?.trim() === '2';
   if (!v2) return { products };
-  const html = renderTemplate(shop.collectionTemplate ?? DEFAULT_COLLECTION_TEMPLATE, { collection: { id, name: collection.name }, products, shop: { name: shop.name } });
+  const html = renderTemplateOr(shop.collectionTemplate ?? DEFAULT_COLLECTION_TEMPLATE, DEFAULT_COLLECTION_TEMPLATE, { collection: { id, name: collection.name }, products, shop: { name: shop.name } });
   return { status: 'success', payload: { product_collection: { id, name: collection.name, html, products } } };
 }

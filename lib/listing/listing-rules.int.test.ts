@@ -280,3 +280,17 @@ describe('an unexpected failure', () => {
     expect(await ids({}, fresh)).toEqual([]);
   });
 });
+
+describe('a shop template that fails when read', () => {
+  it('gives way to the default template, the listing still answers, and the failure is logged', async () => {
+    // Saved before templates were tried on sample data, or failing only on real data.
+    const fresh = await createTestShop(fixture.database.ctx);
+    await importAll(fresh, 'PUT', 'products', { items: [item({ id: 'tpl-1', name: 'Kept', price: 10, categories: ['1'] })] });
+    await fixture.database.ctx.sql`
+      update shops set listing_template = ${"{% if products_total > 0 %}{% include 'card' %}{% endif %}"} where id = ${fresh.shop_id}`;
+    const answer = await listing({ extended: '1' }, fresh);
+    expect(answer.html).toContain('<ul class="vitrine-products">');
+    expect(answer.html).toContain('data-id="tpl-1"');
+    expect(fixture.server.output()).toMatch(/a shop's template \([\w-]+\) failed, the default one was used: .*Failed to lookup/);
+  });
+});

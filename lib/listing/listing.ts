@@ -158,6 +158,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   const cardsJson = JSON.stringify(cards);
   const html = renderTemplateKept(
     shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE,
+    DEFAULT_LISTING_TEMPLATE,
     () => ({ products: cards, products_total: result.total, shop: { name: shop.name } }),
     `${result.total}:${shop.name.length}:${shop.name}${cardsJson}`,
   );

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { shops } from '@/db/schema';
 import { AppError } from '@/lib/http/errors';
 import type { AppContext } from '@/lib/runtime/context';
-import { checkTemplate, DEFAULT_COLLECTION_TEMPLATE, DEFAULT_LISTING_TEMPLATE } from '@/lib/storefront/templates';
+import { checkTemplate, DEFAULT_COLLECTION_TEMPLATE, DEFAULT_LISTING_TEMPLATE, SAMPLE_DATA } from '@/lib/storefront/templates';
 import { ListingSettingsInput } from './schemas';
 
 export type ListingSettings = {
@@ -28,14 +28,17 @@ export async function listingSettings(ctx: Pick<AppContext, 'db'>, shopId: strin
   };
 }
 
-/** Saves the settings; a template that does not parse is refused with Liquid's message. */
+/**
+ * Saves the settings; a template that does not parse, or fails or exceeds a limit on sample data
+ * (an include, a huge range), is refused with Liquid's message.
+ */
 export async function saveListingSettings(ctx: Pick<AppContext, 'db'>, shopId: string, input: unknown): Promise<ListingSettings> {
   const settings = ListingSettingsInput.parse(input);
   for (const name of ['listing_template', 'collection_template'] as const) {
     const source = settings[name];
     if (source === null || source.trim() === '') continue;
     try {
-      checkTemplate(source);
+      checkTemplate(source, SAMPLE_DATA[name === 'listing_template' ? 'listing' : 'collection']);
     } catch (error) {
       throw new AppError('VALIDATION', `${name} is not a valid Liquid template: ${(error as Error).message}`);
     }

@@ -1,10 +1,28 @@
 import crypto from 'node:crypto';
 import { Liquid, type Template } from 'liquidjs';
+import { log } from '@/lib/runtime/log';
 
 // A shop's `html` templates (Liquid, edited in the admin app). Every output is HTML-escaped unless
 // a template says `| raw`; templates cannot read files or include others.
+//
+// A template runs on the thread that answers every shop's requests, so it is held to limits: a
+// render stops after 500 ms or once it has made 10 million elements (a `(1..1000000000)` range
+// would otherwise fill the heap and end the process), and a template is at most a million
+// characters. A template is tried on sample data before it is saved; one that still fails when a
+// storefront reads it gives way to the default template, and the failure goes to the log.
 
-const engine = new Liquid({ outputEscape: 'escape', strictFilters: true, cache: false, relativeReference: false, root: [], partials: [], layouts: [] });
+export const TEMPLATE_LIMITS = { parseLimit: 1_000_000, renderLimit: 500, memoryLimit: 10_000_000 };
+
+const engine = new Liquid({
+  outputEscape: 'escape',
+  strictFilters: true,
+  cache: false,
+  relativeReference: false,
+  root: [],
+  partials: [],
+  layouts: [],
+  ...TEMPLATE_LIMITS,
+});
 const parsed = new Map<string, Template[]>();
 
 export const DEFAULT_LISTING_TEMPLATE = `<ul class="vitrine-products">{% for product in products %}
@@ -25,13 +43,71 @@ function compiled(source: string): Template[] {
   return templates;
 }
 
-/** Throws with Liquid's message when the template does not parse (the admin app shows it). */
-export function checkTemplate(source: string): void {
-  engine.parse(source);
+const SAMPLE_PRODUCT = {
+  id: 'sample-1',
+  group_id: '',
+  name: 'Sample product',
+  url: 'https://shop.example/p/1',
+  url_handle: '/p/1',
+  picture: 'https://shop.example/p/1.jpg',
+  image_url: 'https://shop.example/p/1.jpg',
+  image_url_resized: { '220': 'https://shop.example/images/220/x', original: 'https://shop.example/p/1.jpg' },
+  price: 10,
+  price_full: 10.5,
+  price_formatted: '$10.50',
+  oldprice: 12,
+  oldprice_full: 12,
+  oldprice_formatted: '$12.00',
+  discount_percent: 12.5,
+  currency: 'USD',
+  brand: 'Brand',
+  category_ids: ['1'],
+  categories: [{ id: '1', name: 'Category', url: 'https://shop.example/c/1' }],
+  params: [{ name: 'Color', value: ['red'] }],
+  sales_rate: 1,
+  rating: 4,
+};
+
+/** Sample data of each kind of template: what a storefront's answer gives it. */
+export const SAMPLE_DATA = {
+  listing: [
+    { products: [SAMPLE_PRODUCT, { ...SAMPLE_PRODUCT, id: 'sample-2', oldprice: 0 }], products_total: 2, shop: { name: 'Sample shop' } },
+    { products: [], products_total: 0, shop: { name: 'Sample shop' } },
+  ],
+  collection: [{ collection: { id: 1, name: 'Sample collection' }, products: [SAMPLE_PRODUCT], shop: { name: 'Sample shop' } }],
+};
+
+/**
+ * Throws with Liquid's message when the template does not parse, or fails or exceeds a limit when
+ * rendered with sample data (the admin app shows the message).
+ */
+export function checkTemplate(source: string, samples: readonly Record<string, unknown>[]): void {
+  const templates = engine.parse(source);
+  for (const data of samples) engine.renderSync(templates, data);
 }
 
 export function renderTemplate(source: string, data: Record<string, unknown>): string {
   return engine.renderSync(compiled(source), data) as string;
+}
+
+// One log line per failing template a minute: a storefront may read it many times a second.
+const loggedFailures = new Map<string, number>();
+
+/** The template's html, or the default template's when it fails at a storefront's read. */
+export function renderTemplateOr(source: string, fallback: string, data: Record<string, unknown>): string {
+  if (source === fallback) return renderTemplate(source, data);
+  try {
+    return renderTemplate(source, data);
+  } catch (error) {
+    const digest = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 12);
+    const now = Date.now();
+    if (now - (loggedFailures.get(digest) ?? 0) > 60_000) {
+      loggedFailures.set(digest, now);
+      if (loggedFailures.size > 1000) loggedFailures.delete(loggedFailures.keys().next().value!);
+      log(`a shop's template (${digest}) failed, the default one was used: ${(error as Error).message}`);
+    }
+    return renderTemplate(fallback, data);
+  }
 }
 
 const KEPT_RENDERINGS = 64;
@@ -43,13 +119,13 @@ const renderings = new Map<string, { html: string; at: number }>();
  * page again gets the html rendered before (up to 64 kept, each for at most a minute, so a
  * template that shows the time stays within a minute of it).
  */
-export function renderTemplateKept(source: string, data: () => Record<string, unknown>, dataKey: string): string {
+export function renderTemplateKept(source: string, fallback: string, data: () => Record<string, unknown>, dataKey: string): string {
   // Kept by a digest: the template and the page's JSON can be large.
   const key = crypto.createHash('sha256').update(source).update('\u0000').update(dataKey).digest('base64');
   const now = Date.now();
   const kept = renderings.get(key);
   if (kept && now - kept.at < KEPT_MS) return kept.html;
-  const html = renderTemplate(source, data());
+  const html = renderTemplateOr(source, fallback, data());
   renderings.delete(key);
   renderings.set(key, { html, at: now });
   if (renderings.size > KEPT_RENDERINGS) renderings.delete(renderings.keys().next().value!);

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { checkTemplate, DEFAULT_COLLECTION_TEMPLATE, DEFAULT_LISTING_TEMPLATE, renderTemplateOr, SAMPLE_DATA } from './templates';
+
+describe('checkTemplate', () => {
+  it('takes the default templates and a template that uses the sample fields', () => {
+    expect(() => checkTemplate(DEFAULT_LISTING_TEMPLATE, SAMPLE_DATA.listing)).not.toThrow();
+    expect(() => checkTemplate(DEFAULT_COLLECTION_TEMPLATE, SAMPLE_DATA.collection)).not.toThrow();
+    expect(() => checkTemplate('{% for p in products %}{{ p.name | upcase }} {{ p.price_formatted }}{% endfor %}', SAMPLE_DATA.listing)).not.toThrow();
+  });
+
+  it('refuses a range that would fill the memory, at once', () => {
+    const started = performance.now();
+    expect(() => checkTemplate('{% for i in (1..1000000000) %}{% endfor %}', SAMPLE_DATA.listing)).toThrow('memory alloc limit exceeded');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('stops a render that runs past its time', () => {
+    // 9 million turns of an empty loop: within the element limit, past 500 ms (about 1.9 s without the limit).
+    const started = performance.now();
+    expect(() => checkTemplate('{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}', SAMPLE_DATA.listing)).toThrow('template render limit exceeded');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a template that parses but cannot render: an include, a layout', () => {
+    expect(() => checkTemplate("{% include 'card' %}", SAMPLE_DATA.listing)).toThrow(/Failed to lookup/);
+    expect(() => checkTemplate("{% layout 'page' %}", SAMPLE_DATA.collection)).toThrow(/Failed to lookup/);
+    expect(() => checkTemplate('{% for p in products %}', SAMPLE_DATA.listing)).toThrow(/not closed/);
+  });
+});
+
+describe('renderTemplateOr', () => {
+  it('renders the shop’s template, and the default one when the shop’s fails', () => {
+    const data = SAMPLE_DATA.listing[0];
+    expect(renderTemplateOr('{{ products_total }} <b>{{ shop.name }}</b>', DEFAULT_LISTING_TEMPLATE, data)).toBe('2 <b>Sample shop</b>');
+    const fallback = renderTemplateOr("{% if products_total > 1 %}{% include 'x' %}{% endif %}", DEFAULT_LISTING_TEMPLATE, data);
+    expect(fallback).toContain('<ul class="vitrine-products">');
+    expect(fallback).toContain('data-id="sample-1"');
+  });
+});
