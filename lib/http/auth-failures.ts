@@ -13,12 +13,15 @@ function recent(address: string, now: number): number[] {
   return kept;
 }
 
-/** Throws RATE_LIMITED while `address` has had `perMinute` failed authentications in a minute. */
-export function assertNotLockedOut(address: string, perMinute: number, now = Date.now()): void {
+/**
+ * Throws RATE_LIMITED while `address` (or another key: an account) has had `perMinute` failed
+ * authentications in a minute.
+ */
+export function assertNotLockedOut(address: string, perMinute: number, now = Date.now(), what = 'Too many failed authentications from this address'): void {
   const list = recent(address, now);
   if (list.length < perMinute) return;
   const retryAfter = Math.max(1, Math.ceil((list[0] + WINDOW_MS - now) / 1000));
-  throw new AppError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${retryAfter} s`, { retryAfterSeconds: retryAfter });
+  throw new AppError('RATE_LIMITED', `${what}; retry in ${retryAfter} s`, { retryAfterSeconds: retryAfter });
 }
 
 export function noteAuthFailure(address: string, now = Date.now()): void {

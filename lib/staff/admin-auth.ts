@@ -6,7 +6,12 @@ import { canSeeShop, type StaffUser } from './users';
 export function sessionTokenFrom(cookieHeader: string | null): string | undefined {
   for (const part of (cookieHeader ?? '').split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('='));
+    if (name !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined; // not a cookie of ours: no session
+    }
   }
   return undefined;
 }

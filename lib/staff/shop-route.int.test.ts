@@ -28,7 +28,7 @@ it('runs the handler only for staff who see the shop, and answers errors with th
   const ctx = database.ctx;
   const [mine, other] = [await createTestShop(ctx), await createTestShop(ctx)];
   await createStaffUser(ctx, { email: 'route-staff@example.test', password: 'long enough', shops: [mine.shop_id] });
-  const { token } = await logIn(ctx, { email: 'route-staff@example.test', password: 'long enough' });
+  const { token } = await logIn(ctx, { email: 'route-staff@example.test', password: 'long enough' }, '10.1.0.1');
   const cookie = `${SESSION_COOKIE}=${token}`;
 
   const anonymous = await call(mine.shop_id, '1');
@@ -43,4 +43,42 @@ it('runs the handler only for staff who see the shop, and answers errors with th
   const thrown = await call(mine.shop_id, 'boom', cookie);
   expect(thrown.status).toBe(404);
   expect(await thrown.json()).toEqual({ status: 'error', payload: { message: 'Nothing here' } });
+});
+
+it('treats a session cookie that is not ours (undecodable) as no session: 401, not 500', async () => {
+  const response = await call('any', '1', `${SESSION_COOKIE}=%E0%A4%A`);
+  expect(response.status).toBe(401);
+  expect(await response.json()).toEqual({ status: 'error', payload: { message: 'Sign in first' } });
+});
+
+it('ends the sessions of an account that is set anew (a password reset)', async () => {
+  const ctx = database.ctx;
+  const shop = await createTestShop(ctx);
+  await createStaffUser(ctx, { email: 'reset@example.test', password: 'first password', shops: [shop.shop_id] });
+  const { token } = await logIn(ctx, { email: 'reset@example.test', password: 'first password' }, '10.1.0.2');
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  expect((await call(shop.shop_id, '1', cookie)).status).toBe(200);
+  await createStaffUser(ctx, { email: 'reset@example.test', password: 'second password', shops: [shop.shop_id] });
+  expect((await call(shop.shop_id, '1', cookie)).status).toBe(401);
+});
+
+it('limits failed sign-ins per address and per account, each failure costing the guesser', async () => {
+  const ctx = { ...database.ctx, settings: { ...database.ctx.settings, limits: { ...database.ctx.settings.limits, enabled: true, authFailuresPerMinute: 3 } } };
+  await createStaffUser(ctx, { email: 'guessed@example.test', password: 'the right one' });
+  const attempt = (password: string, address: string, email = 'guessed@example.test') =>
+    logIn(ctx, { email, password }, address).then(
+      () => 'signed in',
+      (error: AppError) => `${error.code}: ${error.message}`,
+    );
+  // One address guessing: three wrong, then refused before the password is even checked.
+  expect(await attempt('wrong 1', '10.2.0.1', 'nobody@example.test')).toBe('UNAUTHENTICATED: Wrong email or password');
+  expect(await attempt('wrong 2', '10.2.0.1', 'nobody@example.test')).toBe('UNAUTHENTICATED: Wrong email or password');
+  expect(await attempt('wrong 3', '10.2.0.1', 'nobody2@example.test')).toBe('UNAUTHENTICATED: Wrong email or password');
+  expect(await attempt('the right one', '10.2.0.1')).toMatch(/^RATE_LIMITED: Too many failed authentications from this address; retry in \d+ s$/);
+  // Many addresses guessing one account: after three failures the account refuses every address for a while.
+  for (const address of ['10.3.0.1', '10.3.0.2', '10.3.0.3']) expect(await attempt('wrong', address)).toBe('UNAUTHENTICATED: Wrong email or password');
+  expect(await attempt('the right one', '10.3.0.4')).toMatch(/^RATE_LIMITED: Too many failed sign-ins to this account; retry in \d+ s$/);
+  // Another account from a fresh address is not affected.
+  await createStaffUser(ctx, { email: 'other@example.test', password: 'the right one' });
+  expect(await attempt('the right one', '10.3.0.5', 'other@example.test')).toBe('signed in');
 });

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { shops, staffShops, staffUsers } from '@/db/schema';
+import { shops, staffSessions, staffShops, staffUsers } from '@/db/schema';
 import { AppError } from '@/lib/http/errors';
 import type { AppContext } from '@/lib/runtime/context';
 import { hashSecret } from '@/lib/shops/secrets';
@@ -27,6 +27,8 @@ export async function createStaffUser(ctx: Ctx, input: StaffUserInput) {
       .values({ email, passwordHash, isAdmin: shopIds.length === 0, technicalNotices })
       .onConflictDoUpdate({ target: staffUsers.email, set: { passwordHash, isAdmin: shopIds.length === 0, technicalNotices } })
       .returning({ id: staffUsers.id });
+    // Setting an account anew (a password reset, access changed) ends the sessions it had.
+    await tx.delete(staffSessions).where(eq(staffSessions.userId, user.id));
     await tx.delete(staffShops).where(eq(staffShops.userId, user.id));
     if (shopIds.length) await tx.insert(staffShops).values(shopIds.map((shopId) => ({ shopId, userId: user.id })));
   });

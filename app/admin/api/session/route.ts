@@ -1,3 +1,4 @@
+import { clientAddress } from '@/lib/http/auth-failures';
 import { readJsonBody } from '@/lib/http/body';
 import { respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
@@ -9,8 +10,9 @@ const secure = (req: Request) => new URL(req.url).protocol === 'https:';
 // POST /admin/api/session – staff login
 export function POST(req: Request) {
   return respond(async () => {
+    const ctx = appContext();
     const { json } = await readJsonBody(req, 16 * 1024);
-    const { token, expires } = await logIn(appContext(), json);
+    const { token, expires } = await logIn(ctx, json, clientAddress(req));
     return Response.json({ status: 'success' }, { headers: { 'Set-Cookie': sessionCookie(token, expires, secure(req)) } });
   });
 }
