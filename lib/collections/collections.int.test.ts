@@ -157,5 +157,9 @@ describe('GET /collection/:id', () => {
     await expect(create({ groups: [{ limit: 0 }] })).rejects.toThrow('limit must be at least 1');
     await expect(create({ groups: [{ colour: ['red'] }] })).rejects.toThrow(/colour/);
     await expect(create({ groups: [{ brands: [] }] })).rejects.toThrow('brands must list at least one brand');
+    // Text jsonb cannot hold is refused by name, not left to fail in PostgreSQL (a 500).
+    await expect(create({ groups: [{ brands: ['a\u0000'] }] })).rejects.toThrow('rules must not contain NUL characters or half of a UTF-16 surrogate pair');
+    await expect(create({ groups: [{ params: { 'Col\ud83d': ['red'] } }] })).rejects.toThrow('rules must not contain NUL characters');
+    await expect(create({ groups: [{ limit: 1 }] }, 'a\u0000b')).rejects.toThrow('name must not contain NUL characters');
   });
 });

@@ -31,16 +31,31 @@ export const RuleGroup = z
   .strict();
 export type RuleGroup = z.infer<typeof RuleGroup>;
 
-export const CollectionRules = z.object(
-  {
-    groups: z.array(RuleGroup, { error: 'rules.groups must be an array of rule groups' }).min(1, 'rules.groups must list at least one rule group').max(100, 'rules.groups may list at most 100 rule groups'),
-  },
-  { error: 'rules must be an object with groups' },
-);
+/** Whether every string in a value (keys too) can be stored in jsonb: no NUL, no half surrogate pair. */
+function storable(value: unknown): boolean {
+  if (typeof value === 'string') return !value.includes('\0') && value.isWellFormed();
+  if (Array.isArray(value)) return value.every(storable);
+  if (value && typeof value === 'object') return Object.entries(value).every(([key, v]) => storable(key) && storable(v));
+  return true;
+}
+
+export const CollectionRules = z
+  .object(
+    {
+      groups: z.array(RuleGroup, { error: 'rules.groups must be an array of rule groups' }).min(1, 'rules.groups must list at least one rule group').max(100, 'rules.groups may list at most 100 rule groups'),
+    },
+    { error: 'rules must be an object with groups' },
+  )
+  .refine(storable, 'rules must not contain NUL characters or half of a UTF-16 surrogate pair');
 export type CollectionRules = z.infer<typeof CollectionRules>;
 
 export const CollectionInput = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name must be at most 200 characters'),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(200, 'name must be at most 200 characters')
+    .refine((name) => !name.includes('\0'), 'name must not contain NUL characters'),
   rules: CollectionRules,
 });
 export type CollectionInput = z.input<typeof CollectionInput>;

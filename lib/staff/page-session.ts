@@ -3,7 +3,7 @@ import { notFound, redirect } from 'next/navigation';
 import { appContext } from '@/lib/runtime/context';
 import { SESSION_COOKIE, sessionUser } from './sessions';
 import { listShops } from '@/lib/shops/manage-shops';
-import { canSeeShop, type StaffUser } from './users';
+import { canSeeShop, plausibleShopId, type StaffUser } from './users';
 
 /** For admin pages: the signed-in staff member, or a redirect to the login page. */
 export async function staffForPage(): Promise<StaffUser> {
@@ -16,7 +16,7 @@ export async function staffForPage(): Promise<StaffUser> {
 /** For a shop's admin pages: the shop, or 404 when it does not exist or is not this member's. */
 export async function shopForPage(shopId: string) {
   const user = await staffForPage();
-  const [shop] = canSeeShop(user, shopId) ? await listShops(appContext(), [shopId]) : [];
+  const [shop] = canSeeShop(user, shopId) && plausibleShopId(shopId) ? await listShops(appContext(), [shopId]) : [];
   if (!shop) notFound();
   return shop;
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DELETE as deleteCollectionRoute } from '@/app/admin/api/shops/[shopId]/collections/[id]/route';
+import { GET as importsRoute } from '@/app/admin/api/shops/[shopId]/imports/route';
 import { AppError } from '@/lib/http/errors';
 import { setAppContext } from '@/lib/runtime/context';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
@@ -81,4 +83,30 @@ it('limits failed sign-ins per address and per account, each failure costing the
   // Another account from a fresh address is not affected.
   await createStaffUser(ctx, { email: 'other@example.test', password: 'the right one' });
   expect(await attempt('the right one', '10.3.0.5', 'other@example.test')).toBe('signed in');
+});
+
+it('answers an admin alike for a shop that does not exist on every route, and bad ids in the path or query with 400/404', async () => {
+  const ctx = database.ctx;
+  const shop = await createTestShop(ctx);
+  await createStaffUser(ctx, { email: 'route-admin@example.test', password: 'long enough' });
+  const { token } = await logIn(ctx, { email: 'route-admin@example.test', password: 'long enough' }, '10.1.0.3');
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  for (const missing of ['0123456789abcdef0123456789abcdef', 'a\u0000b', 'x'.repeat(300)]) {
+    const response = await call(missing, '1', cookie);
+    expect(response.status, JSON.stringify(missing)).toBe(404);
+    expect((await response.json()).payload.message).toBe(`Shop ${missing} not found`);
+  }
+  const request = (path: string, method = 'GET') => new Request(`http://localhost${path}`, { method, headers: { cookie } });
+  for (const before of ['1.5', '1e21', '99999999999999999999', 'abc']) {
+    const response = await importsRoute(request(`/admin/api/shops/${shop.shop_id}/imports?before=${before}`), { params: Promise.resolve({ shopId: shop.shop_id }) });
+    expect(response.status, before).toBe(400);
+    expect((await response.json()).payload.message).toBe('before must be an import id (a positive integer)');
+  }
+  const listed = await importsRoute(request(`/admin/api/shops/${shop.shop_id}/imports?before=5`), { params: Promise.resolve({ shopId: shop.shop_id }) });
+  expect(await listed.json()).toEqual({ imports: [] });
+  const tooLarge = await deleteCollectionRoute(request(`/admin/api/shops/${shop.shop_id}/collections/9999999999`, 'DELETE'), {
+    params: Promise.resolve({ shopId: shop.shop_id, id: '9999999999' }),
+  });
+  expect(tooLarge.status).toBe(404);
+  expect((await tooLarge.json()).payload.message).toBe('Collection not found');
 });

@@ -1,10 +1,13 @@
-import { listImports } from '@/lib/imports/import-records';
+import { AppError } from '@/lib/http/errors';
+import { listImports, parseImportId } from '@/lib/imports/import-records';
 import { shopRoute } from '@/lib/staff/shop-route';
 
 export const dynamic = 'force-dynamic';
 
 // GET /admin/api/shops/:shopId/imports – the shop's imports, newest first
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
-  const before = Number(new URL(req.url).searchParams.get('before')) || undefined;
+  const given = new URL(req.url).searchParams.get('before');
+  const before = given === null || given === '' ? undefined : parseImportId(given);
+  if (before === undefined && given) throw new AppError('VALIDATION', 'before must be an import id (a positive integer)');
   return Response.json({ imports: await listImports(ctx, shopId, { before, limit: 50 }) });
 });

@@ -6,7 +6,8 @@ import { shopRoute } from '@/lib/staff/shop-route';
 export const dynamic = 'force-dynamic';
 
 function collectionId(id: string): number {
-  if (!/^\d{1,10}$/.test(id)) throw new AppError('NOT_FOUND', 'Collection not found');
+  // Collection ids are PostgreSQL integers: anything else names no collection.
+  if (!/^\d{1,10}$/.test(id) || Number(id) > 2_147_483_647) throw new AppError('NOT_FOUND', 'Collection not found');
   return Number(id);
 }
 
