@@ -1,9 +1,10 @@
 // npm start: the public API, the admin app and (unless WORKERS=off) the job workers, in one process.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
-import { ENCODED_BODY_HEADER } from '@/lib/http/respond';
+import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
 import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
@@ -37,8 +38,10 @@ async function main() {
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name, value) => setHeader(name.toLowerCase() === ENCODED_BODY_HEADER ? 'Content-Encoding' : name, value);
     handle(req, res).catch((error: unknown) => {
-      log(`request failed: ${String(error)}`);
-      if (!res.headersSent) res.writeHead(500).end();
+      // The framework itself failed: CONTRACT §7's body, the details only in the log.
+      const requestId = crypto.randomUUID();
+      log(`[${requestId}] request failed: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
   });
   server.listen(settings.port, settings.host, () => {

@@ -155,7 +155,7 @@ describe('requestOutbound', () => {
     try {
       const error = await requestOutbound(`http://localhost:${receiver.port}/`, policy, { method: 'GET' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OutboundRefused);
-      expect((error as Error).message).toMatch(/^localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/);
+      expect((error as Error).message).toBe('localhost resolves to a non-public address');
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();

@@ -93,7 +93,9 @@ function guardedLookup(policy: OutboundPolicy, hostname: string): net.LookupFunc
       const list = addresses as dns.LookupAddress[];
       const refused = list.find((a) => !isPublicAddress(a.address));
       if (refused && !allowed(hostname, policy)) {
-        return callback(new OutboundRefused(`${hostname} resolves to a non-public address (${refused.address})`), '', 0);
+        // Which address is not said: the message reaches shops (webhook attempts) and anyone
+        // (an image's 502), and would map internal names to internal addresses.
+        return callback(new OutboundRefused(`${hostname} resolves to a non-public address`), '', 0);
       }
       if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);

@@ -105,4 +105,36 @@ describe('/images/:size/:key', () => {
       expect(body.payload.message).toMatch(message);
     }
   });
+
+  it('serves an image whose cache cannot be written, and says so only in the log', async () => {
+    // Files where the cache's directories should be: every write fails (ENOTDIR/EEXIST).
+    const moved: string[] = [];
+    for (const sub of ['originals', 'resized']) {
+      const dir = path.join(cacheDir, sub);
+      if (fs.existsSync(dir)) {
+        fs.renameSync(dir, `${dir}.kept`);
+        moved.push(sub);
+      }
+      fs.writeFileSync(dir, 'not a directory');
+    }
+    try {
+      const answer = await get(120, `${originUrl}/photo-uncached.png`, 'image/webp');
+      expect(answer.status).toBe(200);
+      expect((await sharp(Buffer.from(await answer.arrayBuffer())).metadata()).width).toBe(120);
+      expect(fixture.server.output()).toMatch(/image cache not written: /);
+    } finally {
+      for (const sub of ['originals', 'resized']) {
+        const dir = path.join(cacheDir, sub);
+        fs.rmSync(dir, { force: true });
+        if (moved.includes(sub)) fs.renameSync(`${dir}.kept`, dir);
+      }
+    }
+  });
+
+  it('knows a size only by its plain spelling', async () => {
+    const link = resizedImagePath(fixture.database.ctx.sealKey, 120, `${originUrl}/photo-a.png`).replace('/120/', '/0x78/');
+    const answer = await fetch(`${fixture.server.url}${link}`);
+    expect(answer.status).toBe(404);
+    expect((await answer.json()).payload.message).toMatch(/^Image size must be one of /);
+  });
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { log } from '@/lib/runtime/log';
 import { AppError } from '@/lib/http/errors';
 import { OutboundRefused, requestOutbound, type OutboundPolicy } from '@/lib/http/outbound';
 import type { AppContext } from '@/lib/runtime/context';
@@ -41,6 +42,16 @@ async function fetchOriginal(url: string, policy: OutboundPolicy): Promise<Buffe
   throw new BadOriginal(`The original image redirects more than ${MAX_REDIRECTS} times`);
 }
 
+/** Writes a cache file; a cache that cannot be written is logged, and the image served all the same. */
+async function keep(file: string, bytes: Buffer): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, bytes);
+  } catch (error) {
+    log(`image cache not written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function originalBytes(ctx: AppContext, cacheDir: string, url: string): Promise<Buffer> {
   const file = path.join(cacheDir, 'originals', crypto.createHash('sha256').update(url).digest('hex'));
   const cached = await fs.readFile(file).catch(() => null);
@@ -48,8 +59,7 @@ async function originalBytes(ctx: AppContext, cacheDir: string, url: string): Pr
   let pending = inFlight.get(url);
   if (!pending) {
     pending = fetchOriginal(url, { allowHosts: ctx.settings.webhooks.allowHosts, timeoutMs: ctx.settings.images.timeoutMs }).then(async (bytes) => {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, bytes);
+      await keep(file, bytes);
       return bytes;
     });
     inFlight.set(url, pending);
@@ -84,7 +94,8 @@ let writesSinceTrim = 0;
  * of `size` pixels, as WebP when the client accepts it, else JPEG; cached on disk.
  */
 export async function serveImage(ctx: AppContext, sizeParam: string, key: string, accept: string | null): Promise<ServedImage> {
-  const size = Number(sizeParam) as ImageSize;
+  // Only the plain spelling ("0x78" or "120.0" would be the same image under another address).
+  const size = (/^[1-9]\d{0,3}$/.test(sizeParam) ? Number(sizeParam) : 0) as ImageSize;
   if (!IMAGE_SIZES.includes(size)) throw new AppError('NOT_FOUND', `Image size must be one of ${IMAGE_SIZES.join(', ')}`);
   const url = originalOf(ctx.sealKey, key);
   if (!url) throw new AppError('NOT_FOUND', 'Image not found');
@@ -104,8 +115,7 @@ export async function serveImage(ctx: AppContext, sizeParam: string, key: string
     if (error instanceof BadOriginal) throw badOriginal(error.message);
     throw badOriginal(`The original image could not be decoded (${error instanceof Error ? error.message : String(error)})`);
   }
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, resized);
+  await keep(file, resized);
   if (++writesSinceTrim >= 50) {
     writesSinceTrim = 0;
     void trimCache(cacheDir, ctx.settings.images.cacheBytes).catch(() => {});

@@ -198,7 +198,7 @@ describe('webhook SSRF guard (no allow-list)', () => {
       const literalAttempts = await eventually(() => attemptsOf(shop, literal.importId!), (list) => list.length > 0);
       expect(literalAttempts).toEqual([{ at: expect.any(String), outcome: 'failed', message: 'refused, never sent: 127.0.0.1 is not a public address' }]);
       const namedAttempts = await eventually(() => attemptsOf(shop, named.importId!), (list) => list.length > 0);
-      expect(namedAttempts).toEqual([{ at: expect.any(String), outcome: 'failed', message: expect.stringMatching(/^refused, never sent: localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)$/) }]);
+      expect(namedAttempts).toEqual([{ at: expect.any(String), outcome: 'failed', message: 'refused, never sent: localhost resolves to a non-public address' }]);
 
       // Longer than a first retry could take (at most 2 s back-off plus a 1 s poll): none comes.
       await new Promise((resolve) => setTimeout(resolve, 3500));
