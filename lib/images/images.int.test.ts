@@ -106,6 +106,15 @@ describe('/images/:size/:key', () => {
     }
   });
 
+  it('remembers a failed original for a minute instead of fetching it for every size', async () => {
+    for (const size of [120, 140, 160] as const) {
+      const answer = await get(size, `${originUrl}/missing-often.png`, 'image/webp');
+      expect(answer.status).toBe(502);
+      expect((await answer.json()).payload.message).toBe('The original image answered HTTP 404');
+    }
+    expect(hits.get('/missing-often.png')).toBe(1);
+  });
+
   it('serves an image whose cache cannot be written, and says so only in the log', async () => {
     // Files where the cache's directories should be: every write fails (ENOTDIR/EEXIST).
     const moved: string[] = [];

@@ -21,6 +21,42 @@ const badOriginal = (message: string) => new AppError('BAD_GATEWAY', message);
 // One fetch per original at a time, however many sizes and clients ask for it at once.
 const inFlight = new Map<string, Promise<Buffer>>();
 
+// An original that failed (refused, missing, slow, not an image) answers the same 502 for a minute
+// without being fetched or decoded again: a storefront page asks for it in many sizes at once.
+const FAILURE_KEPT_MS = 60_000;
+const failures = new Map<string, { message: string; until: number }>();
+
+function rememberFailure(url: string, message: string): void {
+  failures.delete(url);
+  failures.set(url, { message, until: Date.now() + FAILURE_KEPT_MS });
+  if (failures.size > 10_000) failures.delete(failures.keys().next().value!);
+}
+
+function knownFailure(url: string): string | undefined {
+  const known = failures.get(url);
+  if (known && known.until > Date.now()) return known.message;
+  if (known) failures.delete(url);
+  return undefined;
+}
+
+// Resizing decodes up to 50 megapixels: two at a time, so a page of new pictures (or a client
+// asking for many) queues here instead of taking both cores and the memory from every shop.
+const RESIZES_AT_ONCE = 2;
+let resizing = 0;
+const waitingToResize: (() => void)[] = [];
+
+export async function withResizeSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (resizing >= RESIZES_AT_ONCE) await new Promise<void>((resolve) => waitingToResize.push(resolve));
+  else resizing++;
+  try {
+    return await work();
+  } finally {
+    const next = waitingToResize.shift();
+    if (next) next();
+    else resizing--;
+  }
+}
+
 async function fetchOriginal(url: string, policy: OutboundPolicy): Promise<Buffer> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -106,14 +142,20 @@ export async function serveImage(ctx: AppContext, sizeParam: string, key: string
   const cached = await fs.readFile(file).catch(() => null);
   if (cached) return { body: cached, contentType };
 
+  const failed = knownFailure(url);
+  if (failed) throw badOriginal(failed);
   let resized: Buffer;
   try {
     const original = await originalBytes(ctx, cacheDir, url);
-    const image = sharp(original, { limitInputPixels: 50_000_000 }).rotate().resize(size, size, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' });
-    resized = await (format === 'webp' ? image.webp({ quality: 80 }) : image.jpeg({ quality: 82, mozjpeg: true })).toBuffer();
+    resized = await withResizeSlot(() => {
+      const image = sharp(original, { limitInputPixels: 50_000_000 }).rotate().resize(size, size, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' });
+      return (format === 'webp' ? image.webp({ quality: 80 }) : image.jpeg({ quality: 82, mozjpeg: true })).toBuffer();
+    });
   } catch (error) {
-    if (error instanceof BadOriginal) throw badOriginal(error.message);
-    throw badOriginal(`The original image could not be decoded (${error instanceof Error ? error.message : String(error)})`);
+    const message =
+      error instanceof BadOriginal ? error.message : `The original image could not be decoded (${error instanceof Error ? error.message : String(error)})`;
+    rememberFailure(url, message);
+    throw badOriginal(message);
   }
   await keep(file, resized);
   if (++writesSinceTrim >= 50) {

@@ -28,10 +28,83 @@ export async function unflagEmail(ctx: Pick<AppContext, 'sql'>, shopId: string, 
   });
 }
 
+// A cell of the CSV: quoted when it holds a separator (`;` and tab too, which spreadsheets in
+// many locales split on), and a formula's first character neutralised.
+const cell = (value: string) => (/[",;\t\r\n]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value);
+const CSV_HEADER = 'email,flags,updated_at\r\n';
+const csvLine = (r: EmailFlags) => [r.email, r.flags.join(' '), r.updated_at].map(cell).join(',') + '\r\n';
+
 /** RFC 4180 CSV of the shop's flags: email, flags (space-separated), updated_at. */
 export function flagsCsv(rows: EmailFlags[]): string {
-  const cell = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value);
-  return ['email,flags,updated_at', ...rows.map((r) => [r.email, r.flags.join(' '), r.updated_at].map(cell).join(','))].join('\r\n') + '\r\n';
+  return CSV_HEADER + rows.map(csvLine).join('');
+}
+
+const UPDATED_AT = "to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+
+/**
+ * The same CSV as a stream read from PostgreSQL 1,000 rows at a time, most recently changed first:
+ * a shop's flags grow by tens of thousands a day, and the export must not hold them all at once.
+ */
+export async function flagsCsvStream(ctx: Pick<AppContext, 'sql'>, shopId: string): Promise<ReadableStream<Uint8Array>> {
+  await assertShop(ctx, shopId);
+  const encoder = new TextEncoder();
+  const cursor = ctx.sql<EmailFlags[]>`
+    select email, flags, ${ctx.sql.unsafe(UPDATED_AT)} as updated_at
+      from email_flags where shop_id = ${shopId} order by updated_at desc, email`.cursor(1000)[Symbol.asyncIterator]();
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        return controller.enqueue(encoder.encode(CSV_HEADER));
+      }
+      const next = await cursor.next();
+      if (next.done) return controller.close();
+      controller.enqueue(encoder.encode(next.value.map(csvLine).join('')));
+    },
+    async cancel() {
+      await cursor.return?.();
+    },
+  });
+}
+
+async function assertShop(ctx: Pick<AppContext, 'sql'>, shopId: string): Promise<void> {
+  const [shop] = await ctx.sql`select 1 from shops where id = ${shopId}`;
+  if (!shop) throw new AppError('NOT_FOUND', `Shop ${shopId} not found`);
+}
+
+export type FlagsPage = { flags: EmailFlags[]; next: string | null };
+
+/**
+ * One page of the shop's flags, most recently changed first (the admin app's list): `after` is
+ * the `next` of the page before, a cursor on (updated_at, email) so pages neither skip nor repeat
+ * rows while flags keep arriving.
+ */
+export async function pageEmailFlags(ctx: Pick<AppContext, 'sql'>, shopId: string, { limit, after }: { limit: number; after?: string }): Promise<FlagsPage> {
+  await assertShop(ctx, shopId);
+  let from: [string, string] | undefined;
+  if (after) {
+    try {
+      const parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as unknown;
+      if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((part) => typeof part === 'string') && !Number.isNaN(Date.parse(parsed[0]))) {
+        from = parsed as [string, string];
+      }
+    } catch {
+      // not a cursor of ours
+    }
+    if (!from) throw new AppError('VALIDATION', 'after must be the next cursor of a page of flags');
+  }
+  const rows = await ctx.sql<(EmailFlags & { at: string })[]>`
+    select email, flags, ${ctx.sql.unsafe(UPDATED_AT)} as updated_at, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
+      from email_flags
+     where shop_id = ${shopId}
+       ${from ? ctx.sql`and (updated_at < ${from[0]}::timestamptz or (updated_at = ${from[0]}::timestamptz and email > ${from[1]}))` : ctx.sql``}
+     order by updated_at desc, email
+     limit ${limit + 1}`;
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.at, last.email])).toString('base64url') : null;
+  return { flags: shown.map((row) => ({ email: row.email, flags: row.flags, updated_at: row.updated_at })), next };
 }
 
 export type EmailFlags = { email: string; flags: string[]; updated_at: string };
@@ -44,10 +117,9 @@ export async function listEmailFlags(ctx: Pick<AppContext, 'sql'>, shopId: strin
     if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error));
     only = parsed.data;
   }
-  const [shop] = await ctx.sql`select 1 from shops where id = ${shopId}`;
-  if (!shop) throw new AppError('NOT_FOUND', `Shop ${shopId} not found`);
+  await assertShop(ctx, shopId);
   const rows = await ctx.sql<{ email: string; flags: string[]; updated_at: string }[]>`
-    select email, flags, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
+    select email, flags, ${ctx.sql.unsafe(UPDATED_AT)} as updated_at
       from email_flags
      where shop_id = ${shopId} ${only !== undefined ? ctx.sql`and email = ${only}` : ctx.sql``}
      order by updated_at desc, email`;

@@ -15,4 +15,9 @@ describe('flagsCsv', () => {
     ]);
     expect(csv.split('\r\n').slice(1, 3)).toEqual(['"""odd,one""@example.com",blacklisted,t', `"'=cmd@example.com",blacklisted,t`]);
   });
+
+  it('quotes a cell with a semicolon or a tab, which spreadsheets in many locales split on', () => {
+    const csv = flagsCsv([{ email: 'a@b;=1+1', flags: ['complained'], updated_at: 't' }]);
+    expect(csv.split('\r\n')[1]).toBe('"a@b;=1+1",complained,t');
+  });
 });

@@ -1,8 +1,8 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { EmailFlags } from '@/lib/subscriptions/email-flags';
+import type { FlagsPage } from '@/lib/subscriptions/email-flags';
 
 const EVENTS = ['complained', 'hard_bounced', 'blacklisted', 'unsubscribed'] as const;
 
@@ -14,14 +14,18 @@ async function call(shopId: string, method: 'POST' | 'DELETE', body: { email: st
 export function FlagsTable({ shopId }: { shopId: string }) {
   const client = useQueryClient();
   const key = ['flags', shopId];
-  const { data, error, isPending } = useQuery({
+  // Pages of 100, most recently changed first: a shop's flags grow without end.
+  const { data: pages, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery({
     queryKey: key,
-    queryFn: async (): Promise<EmailFlags[]> => {
-      const response = await fetch(`/admin/api/shops/${shopId}/flags`);
+    initialPageParam: '',
+    queryFn: async ({ pageParam }): Promise<FlagsPage> => {
+      const response = await fetch(`/admin/api/shops/${shopId}/flags${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ''}`);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return (await response.json()).flags;
+      return response.json();
     },
+    getNextPageParam: (last) => last.next ?? undefined,
   });
+  const data = pages?.pages.flatMap((page) => page.flags);
   const [formError, setFormError] = useState<string | null>(null);
   const change = useMutation({
     mutationFn: ({ method, email, event }: { method: 'POST' | 'DELETE'; email: string; event: string }) => call(shopId, method, { email, event }),
@@ -99,6 +103,16 @@ export function FlagsTable({ shopId }: { shopId: string }) {
             ))}
           </tbody>
         </table>
+      )}
+      {hasNextPage && (
+        <button
+          type="button"
+          onClick={() => fetchNextPage()}
+          disabled={isFetchingNextPage}
+          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 disabled:opacity-50"
+        >
+          {isFetchingNextPage ? 'Loading…' : `Show more (${data?.length ?? 0} shown)`}
+        </button>
       )}
     </div>
   );

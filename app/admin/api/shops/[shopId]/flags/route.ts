@@ -1,16 +1,26 @@
 import { readJsonBody } from '@/lib/http/body';
 import { shopRoute } from '@/lib/staff/shop-route';
-import { flagEmail, flagsCsv, listEmailFlags, unflagEmail } from '@/lib/subscriptions/email-flags';
+import { AppError } from '@/lib/http/errors';
+import { flagEmail, flagsCsvStream, pageEmailFlags, unflagEmail } from '@/lib/subscriptions/email-flags';
 
 export const dynamic = 'force-dynamic';
 
-// GET /admin/api/shops/:shopId/flags[?format=csv] – the shop's flagged emails
+const PAGE = 100;
+const MAX_PAGE = 1000;
+
+// GET /admin/api/shops/:shopId/flags[?limit=N&after=CURSOR] – a page of the shop's flagged emails,
+// most recently changed first, with the cursor of the next page; ?format=csv – all of them as CSV.
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
-  const rows = await listEmailFlags(ctx, shopId);
-  if (new URL(req.url).searchParams.get('format') !== 'csv') return Response.json({ flags: rows });
-  return new Response(flagsCsv(rows), {
-    headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="email-flags-${shopId}.csv"` },
-  });
+  const query = new URL(req.url).searchParams;
+  if (query.get('format') === 'csv') {
+    return new Response(await flagsCsvStream(ctx, shopId), {
+      headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="email-flags-${shopId}.csv"` },
+    });
+  }
+  const given = query.get('limit');
+  const limit = given === null ? PAGE : /^\d{1,4}$/.test(given) && Number(given) >= 1 ? Math.min(Number(given), MAX_PAGE) : NaN;
+  if (Number.isNaN(limit)) throw new AppError('VALIDATION', `limit must be a whole number from 1 (at most ${MAX_PAGE} are given)`);
+  return Response.json(await pageEmailFlags(ctx, shopId, { limit, after: query.get('after') || undefined }));
 });
 
 // POST /admin/api/shops/:shopId/flags – add a flag ({email, event})
