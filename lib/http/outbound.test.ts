@@ -42,6 +42,12 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '::ffff:c0a8:101',
+    // Teredo, local-use NAT64, site-local, discard-only, the 6to4 relay anycast.
+    '2001:0:4136:e378::1',
+    '64:ff9b:1::a00:1',
+    'fec0::1',
+    '100::1',
+    '192.88.99.1',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -67,6 +73,8 @@ describe('isPublicAddress', () => {
     '128.0.0.1',
     '223.255.255.255',
     '2001:4860:4860::8888',
+    '2001:67c:2e8::1',
+    '192.88.100.1',
   ])('allows %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });

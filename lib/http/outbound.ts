@@ -22,6 +22,8 @@ for (const [address, prefix] of [
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
   ['192.168.0.0', 16],
+  // The deprecated 6to4 relay anycast.
+  ['192.88.99.0', 24],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
   ['203.0.113.0', 24],
@@ -40,6 +42,11 @@ for (const [address, prefix] of [
   ['64:ff9b::', 96],
   // 6to4, which embeds an IPv4 address; deprecated, nothing legitimate to reach there.
   ['2002::', 16],
+  // Teredo (embeds an IPv4 address), local-use NAT64, deprecated site-local, discard-only.
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
+  ['fec0::', 10],
+  ['100::', 64],
 ] as const) {
   blocked.addSubnet(address, prefix, 'ipv6');
 }
