@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DELETE as deleteCollectionRoute } from '@/app/admin/api/shops/[shopId]/collections/[id]/route';
 import { GET as importsRoute } from '@/app/admin/api/shops/[shopId]/imports/route';
 import { AppError } from '@/lib/http/errors';
-import { setAppContext } from '@/lib/runtime/context';
-import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
+import { databaseAsAppContext } from '@/lib/testing/fixtures';
 import { SESSION_COOKIE, logIn } from './sessions';
 import { shopRoute } from './shop-route';
 import { createStaffUser } from './users';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  setAppContext(database.ctx);
-});
-afterAll(async () => {
-  setAppContext(undefined);
-  await database?.close();
-});
+const fixture = databaseAsAppContext();
 
 const route = shopRoute<{ shopId: string; id: string }>(async (_req, { shopId, params }) => {
   if (params.id === 'boom') throw new AppError('NOT_FOUND', 'Nothing here');
@@ -27,7 +18,7 @@ const call = (shopId: string, id: string, cookie?: string) =>
   route(new Request('http://localhost/x', { headers: cookie ? { cookie } : {} }), { params: Promise.resolve({ shopId, id }) });
 
 it('runs the handler only for staff who see the shop, and answers errors with the spec body', async () => {
-  const ctx = database.ctx;
+  const ctx = fixture.database.ctx;
   const [mine, other] = [await createTestShop(ctx), await createTestShop(ctx)];
   await createStaffUser(ctx, { email: 'route-staff@example.test', password: 'long enough', shops: [mine.shop_id] });
   const { token } = await logIn(ctx, { email: 'route-staff@example.test', password: 'long enough' }, '10.1.0.1');
@@ -54,7 +45,7 @@ it('treats a session cookie that is not ours (undecodable) as no session: 401, n
 });
 
 it('ends the sessions of an account that is set anew (a password reset)', async () => {
-  const ctx = database.ctx;
+  const ctx = fixture.database.ctx;
   const shop = await createTestShop(ctx);
   await createStaffUser(ctx, { email: 'reset@example.test', password: 'first password', shops: [shop.shop_id] });
   const { token } = await logIn(ctx, { email: 'reset@example.test', password: 'first password' }, '10.1.0.2');
@@ -65,7 +56,7 @@ it('ends the sessions of an account that is set anew (a password reset)', async 
 });
 
 it('limits failed sign-ins per address and per account, each failure costing the guesser', async () => {
-  const ctx = { ...database.ctx, settings: { ...database.ctx.settings, limits: { ...database.ctx.settings.limits, enabled: true, authFailuresPerMinute: 3 } } };
+  const ctx = { ...fixture.database.ctx, settings: { ...fixture.database.ctx.settings, limits: { ...fixture.database.ctx.settings.limits, enabled: true, authFailuresPerMinute: 3 } } };
   await createStaffUser(ctx, { email: 'guessed@example.test', password: 'the right one' });
   const attempt = (password: string, address: string, email = 'guessed@example.test') =>
     logIn(ctx, { email, password }, address).then(
@@ -86,7 +77,7 @@ it('limits failed sign-ins per address and per account, each failure costing the
 });
 
 it('answers an admin alike for a shop that does not exist on every route, and bad ids in the path or query with 400/404', async () => {
-  const ctx = database.ctx;
+  const ctx = fixture.database.ctx;
   const shop = await createTestShop(ctx);
   await createStaffUser(ctx, { email: 'route-admin@example.test', password: 'long enough' });
   const { token } = await logIn(ctx, { email: 'route-admin@example.test', password: 'long enough' }, '10.1.0.3');

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { GET as flagsRoute } from '@/app/admin/api/shops/[shopId]/flags/route';
-import { setAppContext } from '@/lib/runtime/context';
 import { SESSION_COOKIE, logIn } from '@/lib/staff/sessions';
 import { createStaffUser } from '@/lib/staff/users';
-import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
+import { databaseAsAppContext } from '@/lib/testing/fixtures';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  setAppContext(database.ctx);
-});
-afterAll(async () => {
-  setAppContext(undefined);
-  await database?.close();
-});
+const fixture = databaseAsAppContext();
 
 it('pages a shop’s flags most recently changed first, without skipping or repeating, and exports them all as CSV', async () => {
-  const ctx = database.ctx;
+  const ctx = fixture.database.ctx;
   const shop = await createTestShop(ctx);
   await createStaffUser(ctx, { email: 'flags-admin@example.test', password: 'long enough' });
   const { token } = await logIn(ctx, { email: 'flags-admin@example.test', password: 'long enough' }, '10.4.0.1');

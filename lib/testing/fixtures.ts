@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import { setAppContext } from '@/lib/runtime/context';
 import { createTestDatabase, type TestDatabase } from './database';
 import { startServer, type TestServer } from './server';
 
@@ -16,6 +17,23 @@ export function serverWithDatabase(env: Record<string, string | undefined> = {})
   });
   afterAll(async () => {
     await fixture.server?.stop();
+    await fixture.database?.close();
+  });
+  return fixture;
+}
+
+/**
+ * A fresh database for one test file, published as the app context, so route handlers can be
+ * called directly (no server): created before its tests, closed after them.
+ */
+export function databaseAsAppContext(): { database: TestDatabase } {
+  const fixture = {} as { database: TestDatabase };
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase();
+    setAppContext(fixture.database.ctx);
+  });
+  afterAll(async () => {
+    setAppContext(undefined);
     await fixture.database?.close();
   });
   return fixture;

@@ -13,7 +13,7 @@ const MAX_PAGE = 1000;
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
   const query = new URL(req.url).searchParams;
   if (query.get('format') === 'csv') {
-    return new Response(await flagsCsvStream(ctx, shopId), {
+    return new Response(flagsCsvStream(ctx, shopId), {
       headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="email-flags-${shopId}.csv"` },
     });
   }
