@@ -24,6 +24,14 @@ export function assertNotLockedOut(address: string, perMinute: number, now = Dat
   throw new AppError('RATE_LIMITED', `${what}; retry in ${retryAfter} s`, { retryAfterSeconds: retryAfter });
 }
 
+/** Awaits an authentication; a refusal (UNAUTHORIZED) counts against `address`. */
+export function countingRefusal<T>(address: string, authentication: Promise<T>): Promise<T> {
+  return authentication.catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
+    throw error;
+  });
+}
+
 export function noteAuthFailure(address: string, now = Date.now()): void {
   const list = recent(address, now);
   list.push(now);

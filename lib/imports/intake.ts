@@ -1,7 +1,7 @@
 import { copyBinaryRow } from '@/lib/catalog/copy-rows';
 import { SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { memberValue, readScannedBody } from '@/lib/http/body';
-import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
+import { assertNotLockedOut, clientAddress, countingRefusal } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import { describeZodError } from '@/lib/http/zod-message';
@@ -41,10 +41,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   phases.mark('scan');
   if (!members) throw new AppError('VALIDATION', 'Request body must be a JSON object with shop_id and shop_secret');
   const json = (key: string) => memberValue(raw, members, key);
-  const shop = await authenticateShop(ctx.sql, json('shop_id'), json('shop_secret')).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
-    throw error;
-  });
+  const shop = await countingRefusal(address, authenticateShop(ctx.sql, json('shop_id'), json('shop_secret')));
   if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
   phases.mark('authenticate');
 

@@ -1,5 +1,5 @@
 import { readJsonBody } from '@/lib/http/body';
-import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
+import { assertNotLockedOut, clientAddress, countingRefusal } from '@/lib/http/auth-failures';
 import { AppError } from '@/lib/http/errors';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
@@ -13,10 +13,7 @@ export async function readImportStatus(ctx: AppContext, req: Request): Promise<I
   if (limits.enabled) assertNotLockedOut(address, limits.authFailuresPerMinute);
   const { json } = await readJsonBody(req, 64 * 1024);
   const body = (json ?? {}) as Record<string, unknown>;
-  const shop = await authenticateShop(ctx.sql, body.shop_id, body.shop_secret).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
-    throw error;
-  });
+  const shop = await countingRefusal(address, authenticateShop(ctx.sql, body.shop_id, body.shop_secret));
   if (body.import_id === undefined || body.import_id === null || body.import_id === '') {
     throw new AppError('VALIDATION', 'import_id is required');
   }

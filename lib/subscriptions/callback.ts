@@ -1,6 +1,5 @@
-import { assertNotLockedOut, clientAddress, noteAuthFailure } from '@/lib/http/auth-failures';
+import { assertNotLockedOut, clientAddress, countingRefusal } from '@/lib/http/auth-failures';
 import { readJsonBody } from '@/lib/http/body';
-import { AppError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
@@ -17,10 +16,7 @@ export async function receiveEmailEvent(ctx: AppContext, req: Request): Promise<
   // Spec §8's request weight, as for every API request (none when limits are off).
   const { json } = await readJsonBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER);
   const body = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
-  const shop = await authenticateShop(ctx.sql, body.shop_id, body.shop_secret, 'Invalid secret key').catch((error: unknown) => {
-    if (error instanceof AppError && error.code === 'UNAUTHORIZED') noteAuthFailure(address);
-    throw error;
-  });
+  const shop = await countingRefusal(address, authenticateShop(ctx.sql, body.shop_id, body.shop_secret, 'Invalid secret key'));
   if (limits.enabled) await consumeRateLimit(ctx.sql, `writes:${shop.id}`, limits.writesPerMinute);
   await flagEmail(ctx, shop.id, { email: body.email, event: body.event });
 }
