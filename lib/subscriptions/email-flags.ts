@@ -51,16 +51,15 @@ export function flagsCsvStream(ctx: Pick<AppContext, 'sql'>, shopId: string): Re
   const cursor = ctx.sql<EmailFlags[]>`
     select email, flags, ${ctx.sql.unsafe(UPDATED_AT)} as updated_at
       from email_flags where shop_id = ${shopId} order by updated_at desc, email`.cursor(1000)[Symbol.asyncIterator]();
-  let started = false;
+  let first = true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!started) {
-        started = true;
-        return controller.enqueue(encoder.encode(CSV_HEADER));
-      }
       const next = await cursor.next();
-      if (next.done) return controller.close();
-      controller.enqueue(encoder.encode(next.value.map(csvLine).join('')));
+      const rows = next.done ? [] : next.value;
+      // The first chunk is the CSV of the first rows, header included; the others add lines.
+      if (first || rows.length) controller.enqueue(encoder.encode(first ? flagsCsv(rows) : rows.map(csvLine).join('')));
+      first = false;
+      if (next.done) controller.close();
     },
     async cancel() {
       await cursor.return?.();
