@@ -12,6 +12,7 @@ import { readSettings } from '@/lib/runtime/settings';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
 import { log } from '@/lib/runtime/log';
+import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,6 +22,7 @@ async function main() {
   const dev = process.argv.includes('--dev');
   if (!dev) ensureBuild(root, log);
   const runtime = await boot({ maintenance: settings.workers });
+  watchEventLoop();
   // Large request bodies (imports) are checked off this thread, which also applies imports.
   startScanThread();
   const stopWorkers = settings.workers ? await startWorkers(runtime.ctx) : undefined;

@@ -5,6 +5,10 @@ import { grown } from './hash-slots';
 import { readItem } from './item-bytes';
 import { validateAndPrepare, writeFields } from './prepared-items';
 import type { SentItems } from './sent-items';
+import { readSettings } from '@/lib/runtime/settings';
+
+// ITEM_READER=parse: no item is read from its bytes (read once: the preparing thread has its own copy).
+const BYTE_READER = readSettings().itemReader === 'bytes';
 
 // An import's items validated and written as COPY fields, by a function of each item's text
 // alone: nothing here depends on what the catalog holds. The applier can therefore prepare the
@@ -215,7 +219,7 @@ export class PreparedBatch {
   prepareSent(position: number, body: Buffer, start: number, end: number): BatchEntry {
     if (this.released) throw new Error('a prepared batch was written after its release');
     const fieldsStart = this.arena.length;
-    const read = readItem(body, start, end, this.arena, this.tokens);
+    const read = BYTE_READER ? readItem(body, start, end, this.arena, this.tokens) : undefined;
     if (read === undefined) {
       const text = body.toString('utf8', start, end);
       return this.prepare(position, JSON.parse(text), () => text);

@@ -56,5 +56,8 @@ export function readSettings() {
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),
     importBodyRetentionDays: int('IMPORT_BODY_RETENTION_DAYS', 30),
+    // `parse`: every item is parsed and checked as an object, none read from its bytes (to time
+    // or rule out the byte reader; bench:import --general).
+    itemReader: process.env.ITEM_READER === 'parse' ? ('parse' as const) : ('bytes' as const),
   };
 }
