@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
+import { clientErrorAnswer, refuseMalformedRequest, sendRefusal } from '@/lib/http/malformed-request';
 import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
@@ -30,7 +31,10 @@ async function main() {
   const app = next({ dev, dir: root, hostname: settings.host, port: settings.port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = http.createServer((req, res) => {
+  // Host is checked with the other malformed requests, so its absence gets the error body too.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion);
+    if (refusal) return sendRefusal(res, refusal);
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
@@ -46,6 +50,13 @@ async function main() {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
   });
+  // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
+  // error body too, rather than a bare status line or a dropped connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    socket.end(clientErrorAnswer(error));
+  });
+  server.on('connect', (_req, socket) => socket.end(clientErrorAnswer(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }))));
   server.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -40,6 +40,17 @@ export function methodNotAllowed(allowed: readonly string[]): () => Response {
   return () => Response.json(errorBody(`This endpoint takes ${list}`), { status: 405, headers: { Allow: list } });
 }
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The 405 handlers of a route for every method but `allowed` (see methodNotAllowed), for
+ * `export const { GET, PUT, PATCH } = otherMethods(['POST', 'DELETE'])`.
+ */
+export function otherMethods(allowed: readonly (typeof METHODS)[number][]): Record<(typeof METHODS)[number], () => Response> {
+  const handler = methodNotAllowed(allowed);
+  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<(typeof METHODS)[number], () => Response>;
+}
+
 /**
  * A 200 whose JSON body is these UTF-8 chunks in turn, sent as they are: a large answer made of
  * kept parts is neither joined nor copied (joining ~300 KB and copying it again for the body cost

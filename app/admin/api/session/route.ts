@@ -1,6 +1,6 @@
 import { clientAddress } from '@/lib/http/auth-failures';
 import { readJsonBody } from '@/lib/http/body';
-import { respond } from '@/lib/http/respond';
+import { otherMethods, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 import { sessionCookie, sessionTokenFrom } from '@/lib/staff/admin-auth';
 import { logIn, logOut } from '@/lib/staff/sessions';
@@ -24,3 +24,6 @@ export function DELETE(req: Request) {
     return Response.json({ status: 'success' }, { headers: { 'Set-Cookie': sessionCookie('', null, secure(req)) } });
   });
 }
+
+// Any other method: 405 with the error body.
+export const { GET, PUT, PATCH } = otherMethods(['POST', 'DELETE']);

@@ -1,6 +1,7 @@
 import { AppError } from '@/lib/http/errors';
 import { listImports, parseImportId } from '@/lib/imports/import-records';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,3 +12,6 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   if (before === undefined && given) throw new AppError('VALIDATION', 'before must be an import id (a positive integer)');
   return Response.json({ imports: await listImports(ctx, shopId, { before, limit: 50 }) });
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

@@ -1,4 +1,4 @@
-import { jsonChunksResponse } from '@/lib/http/respond';
+import { jsonChunksResponse, otherMethods } from '@/lib/http/respond';
 import { listProducts } from '@/lib/listing/listing';
 import { paramsFromSearch } from '@/lib/listing/query';
 import { requestOrigin } from '@/lib/listing/storefront-request';
@@ -18,3 +18,6 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   query.delete('format');
   return jsonChunksResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }), req.headers.get('accept-encoding'));
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

@@ -2,6 +2,7 @@ import { deleteCollection, updateCollection } from '@/lib/collections/manage-col
 import { readJsonBody } from '@/lib/http/body';
 import { AppError } from '@/lib/http/errors';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,3 +22,6 @@ export const DELETE = shopRoute<{ shopId: string; id: string }>(async (_req, { c
   await deleteCollection(ctx, shopId, collectionId(params.id));
   return Response.json({ status: 'success' });
 });
+
+// Any other method: 405 with the error body.
+export const { GET, POST, PATCH } = otherMethods(['PUT', 'DELETE']);
