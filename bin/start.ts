@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
 import { clientErrorAnswer, refuseMalformedRequest, sendRefusal } from '@/lib/http/malformed-request';
+import { adminPage, adminPagePolicy, pageNonce, refuseCrossSite } from '@/lib/http/admin-requests';
 import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
@@ -33,8 +34,15 @@ async function main() {
   await app.prepare();
   // Host is checked with the other malformed requests, so its absence gets the error body too.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
-    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion);
+    const path = (req.url ?? '').split('?')[0];
+    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
     if (refusal) return sendRefusal(res, refusal);
+    if (adminPage(path)) {
+      // An admin page: Next.js puts the nonce of the request's policy on every script it writes.
+      const policy = adminPagePolicy(pageNonce(), dev);
+      req.headers['content-security-policy'] = policy;
+      res.setHeader('Content-Security-Policy', policy);
+    }
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';

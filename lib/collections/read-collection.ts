@@ -33,6 +33,7 @@ export async function readCollection(ctx: AppContext, request: CollectionRequest
   const card: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,
+    shopId: shop.id,
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking,
     categories: index.categories,

@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
 import { eventually } from '@/lib/testing/receivers';
-import { resizedImagePath } from './image-urls';
+import { createTestShop } from '@/lib/testing/factories';
+import { imageSigningKey, linkExpiry, resizedImagePath } from './image-urls';
 
 const CAP = 400 * 1024;
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-trim-'));
@@ -14,8 +15,10 @@ const fixture = serverWithDatabase({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1', IMAGE_CAC
 const hits = new Map<string, number>();
 let origin: http.Server;
 let originUrl: string;
+let shopId: string;
 
 beforeAll(async () => {
+  shopId = (await createTestShop(fixture.database.ctx)).shop_id;
   // Noise compresses badly: each original and each resize weighs something.
   const photo = await sharp({ create: { width: 160, height: 160, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .png()
@@ -47,7 +50,10 @@ function cacheFiles(): { file: string; size: number; mtime: number }[] {
 
 const cacheBytes = () => cacheFiles().reduce((sum, f) => sum + f.size, 0);
 
-const get = (n: number, size: 120 | 520) => fetch(`${fixture.server.url}${resizedImagePath(fixture.database.ctx.sealKey, size, `${originUrl}/photo-${n}.png`)}`, { headers: { Accept: 'image/webp' } });
+const get = (n: number, size: 120 | 520) => {
+  const link = resizedImagePath(imageSigningKey(fixture.database.ctx.sealKey), size, { shopId, url: `${originUrl}/photo-${n}.png`, expires: linkExpiry(Date.now()) });
+  return fetch(`${fixture.server.url}${link}`, { headers: { Accept: 'image/webp' } });
+};
 
 it('trims the cache under IMAGE_CACHE_BYTES, the files written first going first, and fetches a trimmed original again', async () => {
   // 25 originals, two sizes each: the 50th resize written starts a trim.

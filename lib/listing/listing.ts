@@ -131,6 +131,7 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   const cardContext: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,
+    shopId: shop.id,
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking: { recommended_by: 'listing' },
     categories: index.categories,

@@ -1,14 +1,16 @@
-import { cookies } from 'next/headers';
+import { headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { appContext } from '@/lib/runtime/context';
-import { SESSION_COOKIE, sessionUser } from './sessions';
+import { overHttps, sessionTokenFrom } from './admin-auth';
+import { sessionUser } from './sessions';
 import { listShops } from '@/lib/shops/manage-shops';
 import { canSeeShop, plausibleShopId, type StaffUser } from './users';
 
 /** For admin pages: the signed-in staff member, or a redirect to the login page. */
 export async function staffForPage(): Promise<StaffUser> {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const user = await sessionUser(appContext(), token);
+  const ctx = appContext();
+  const given = await headers();
+  const user = await sessionUser(ctx, sessionTokenFrom(given.get('cookie'), overHttps(given, undefined, ctx.settings.publicUrl)));
   if (!user) redirect('/admin/login');
   return user;
 }

@@ -1,6 +1,8 @@
 import { LoginForm } from './login-form';
 
 export const metadata = { title: 'Sign in · Vitrine' };
+// Rendered per request, not prerendered: its scripts carry the nonce of the page's CSP.
+export const dynamic = 'force-dynamic';
 
 // GET /admin/login – staff sign-in
 export default function LoginPage() {
