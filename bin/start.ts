@@ -13,7 +13,7 @@ import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
-import { log } from '@/lib/runtime/log';
+import { describeError, log } from '@/lib/runtime/log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,7 +54,7 @@ async function main() {
     handle(req, res).catch((error: unknown) => {
       // The framework itself failed: CONTRACT §7's body, the details only in the log.
       const requestId = crypto.randomUUID();
-      log(`[${requestId}] request failed: ${String(error)}`);
+      log(`[${requestId}] request failed: ${describeError(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
   });

@@ -2,3 +2,26 @@
 export function log(line: string): void {
   process.stderr.write(`[vitrine] ${line}\n`);
 }
+
+/**
+ * An error as one readable line, whatever shape it comes in: pg-boss emits plain objects (which
+ * `String()` makes "[object Object]"), a refused connection may be an AggregateError with no
+ * message of its own, PostgreSQL's errors carry a code.
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return [...new Set(error.errors.map(describeError))].join('; ');
+  if (error === null || typeof error !== 'object') return String(error);
+  const { message, code, queue } = error as { message?: unknown; code?: unknown; queue?: unknown };
+  let text = typeof message === 'string' && message !== '' ? message : error instanceof Error ? error.name : jsonOf(error);
+  if (typeof code === 'string' && code !== '' && !text.includes(code)) text += ` (${code})`;
+  if (typeof queue === 'string') text += ` [queue ${queue}]`;
+  return text;
+}
+
+function jsonOf(value: object): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 300) ?? 'unknown error';
+  } catch {
+    return 'unknown error';
+  }
+}
