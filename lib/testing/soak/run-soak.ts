@@ -176,8 +176,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const rnd = mulberry(seed);
     const ids = () => Array.from({ length: 20 }, () => `p${Math.floor(rnd() * shop.products)}`);
     while (Date.now() < until) {
-      // About 24 writes a minute a shop, under the 40 the rate limit allows.
-      await new Promise((resolve) => setTimeout(resolve, 1500 + rnd() * 2000));
+      // About 20 writes a minute a shop (30 at most), under the 40 the rate limit allows.
+      await new Promise((resolve) => setTimeout(resolve, 2000 + rnd() * 2000));
       if (Date.now() >= until) break;
       const roll = rnd();
       writesAt.push(Date.now());
