@@ -22,7 +22,10 @@ const dirs: string[] = [];
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
+const stopStreams: (() => Promise<unknown>)[] = [];
+
 afterAll(async () => {
+  for (const stop of stopStreams) await stop();
   for (const server of servers) if (server.process.exitCode === null && server.process.signalCode === null) await server.stop();
   for (const cleanup of cleanups) await cleanup().catch(() => {});
   // Clusters are ours even if a test failed half-way: never leave one running.
@@ -87,21 +90,23 @@ it('starts the embedded PostgreSQL again when it dies, answering 503 meanwhile, 
   cleanups.push(receiver.close);
   const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
   servers.push(server);
-  const shop = await createShopWithCli(dataDir);
-  const first = await sendImport(server.url, 'PUT', 'products', shop, { items: Array.from({ length: 50 }, (_, n) => productItem(`base-${n}`)) });
-  expect((await waitForImport(server.url, shop, first.importId!)).status).toBe('done');
+  // A storefront reads one shop while another shop's client imports.
+  const [reader, shop] = [await createShopWithCli(dataDir), await createShopWithCli(dataDir)];
+  const first = await sendImport(server.url, 'PUT', 'products', reader, { items: Array.from({ length: 50 }, (_, n) => productItem(`base-${n}`)) });
+  expect((await waitForImport(server.url, reader, first.importId!)).status).toBe('done');
   // The listing's index is built and its page kept: what can answer while PostgreSQL is away.
-  const before = await (await listing(server.url, shop)).json();
+  const before = await (await listing(server.url, reader)).json();
   expect(before.products).toHaveLength(5);
 
   const stream = importStream(() => server.url, shop, 'a');
+  stopStreams.push(stream.stop);
   await eventually(() => stream.result.accepted.length, (n) => n >= 3);
   const { pid } = (await readPostmaster(dataDir))!;
   const killedAt = Date.now();
   process.kill(pid, 'SIGKILL');
 
   // Meanwhile: the same listing answers from memory; imports get 503 with Retry-After.
-  const during = await listing(server.url, shop);
+  const during = await listing(server.url, reader);
   expect(during.status).toBe(200);
   expect((await during.json()).products).toEqual(before.products);
   await eventually(() => stream.result.statuses['503'] ?? 0, (n) => n > 0, 10_000);
@@ -144,15 +149,17 @@ it('rides out a DATABASE_URL server restarting and crashing: 503 meanwhile, then
   cleanups.push(receiver.close);
   const runtime = await boot({ maintenance: false, settings: { ...readSettings(), databaseUrl: database.url } });
   cleanups.push(() => runtime.shutdown());
-  const shop = await createTestShop(runtime.ctx);
+  const [reader, shop] = [await createTestShop(runtime.ctx), await createTestShop(runtime.ctx)];
   const server = await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
   servers.push(server);
-  await sendImport(server.url, 'PUT', 'products', shop, { items: Array.from({ length: 20 }, (_, n) => productItem(`base-${n}`)) });
-  await eventually(async () => (await listing(server.url, shop)).status, (status) => status === 200);
-  const before = await (await listing(server.url, shop)).json();
+  const base = await sendImport(server.url, 'PUT', 'products', reader, { items: Array.from({ length: 20 }, (_, n) => productItem(`base-${n}`)) });
+  await waitForImport(server.url, reader, base.importId!);
+  const before = await (await listing(server.url, reader)).json();
+  expect(before.products).toHaveLength(5);
 
   for (const how of ['restart', 'crash'] as const) {
     const stream = importStream(() => server.url, shop, how);
+    stopStreams.push(stream.stop);
     await eventually(() => stream.result.accepted.length, (n) => n >= 3);
     if (how === 'restart') {
       await current.stop();
@@ -161,7 +168,7 @@ it('rides out a DATABASE_URL server restarting and crashing: 503 meanwhile, then
       await eventually(async () => (await readPostmaster(dir)) && alive((await readPostmaster(dir))!.pid), (running) => !running);
     }
     await eventually(() => stream.result.statuses['503'] ?? 0, (n) => n >= 3, 10_000);
-    const during = await listing(server.url, shop);
+    const during = await listing(server.url, reader);
     expect(during.status, how).toBe(200);
     expect((await during.json()).products, how).toEqual(before.products);
     // A second later it is back, on the same port: crash recovery for the crash.
@@ -193,6 +200,7 @@ it('is ready within 30 s of starting after the whole server was SIGKILLed mid-im
     const live = server;
     // Two clients importing at once, as a shop's plugin and a stock sync would.
     const streams = [importStream(() => live.url, shop, `r${round}x`), importStream(() => live.url, shop, `r${round}y`)];
+    for (const stream of streams) stopStreams.push(stream.stop);
     await eventually(() => streams[0].result.accepted.length + streams[1].result.accepted.length, (n) => n >= 1, 30_000);
     readyTimes.push(Date.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 1000));
