@@ -13,12 +13,29 @@ import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
-import { describeError, log } from '@/lib/runtime/log';
+import { describeError, ignoreBrokenStdio, log } from '@/lib/runtime/log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+// Running imports are left after this long: their records stay pending (the next start's sweep
+// applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
+const WORKERS_STOP_MS = 10_000;
+
+async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log(`workers still busy after ${ms / 1000} s: left to the next start`);
+      resolve();
+    }, ms);
+  });
+  await Promise.race([stop().catch((error) => log(`stopping workers: ${describeError(error)}`)), late]);
+  clearTimeout(timer);
+}
+
 async function main() {
+  ignoreBrokenStdio();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   const settings = readSettings();
   const dev = process.argv.includes('--dev');
@@ -78,9 +95,9 @@ async function main() {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await closed;
     clearTimeout(force);
-    await stopWorkers?.();
+    if (stopWorkers) await stopWithin(stopWorkers, WORKERS_STOP_MS);
     await runtime.shutdown();
-  });
+  }, { abandon: runtime.abandon });
 }
 
 main().catch((error) => {

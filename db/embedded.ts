@@ -43,7 +43,20 @@ async function letPostgresReach(targets: string[], log: (line: string) => void):
   }
 }
 
-export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void> };
+/**
+ * `abandon` is for a process giving up on its graceful stop: it asks the cluster this process
+ * keeps for a fast shutdown (SIGINT) at once, and nothing starts it again.
+ */
+export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void>; abandon: () => void };
+
+/** Asks a postmaster for a fast shutdown, if it still runs; does not wait. */
+function signalFastShutdown(pid: number): void {
+  try {
+    if (alive(pid)) process.kill(pid, 'SIGINT');
+  } catch {
+    // Gone meanwhile.
+  }
+}
 
 const USER = 'vitrine';
 const DATABASE = 'vitrine';
@@ -279,6 +292,11 @@ function superviseCluster(dataDir: string, port: number, first: Running, passwor
   }, SUPERVISION_POLL_MS);
   timer.unref();
   return {
+    abandon: () => {
+      stopping = true;
+      clearInterval(timer);
+      signalFastShutdown(current.pid);
+    },
     stop: async () => {
       stopping = true;
       clearInterval(timer);
@@ -328,7 +346,7 @@ export async function startEmbeddedPostgres(
       if (!orphaned && (await otherClients(url)) > 0) return;
       await stopPostmaster(existing.pid);
     };
-    return { url, owned: orphaned, stop };
+    return { url, owned: orphaned, stop, abandon: () => watcher?.abandon() };
   }
   await endLeftoverBackends(pgDir, log);
 
@@ -373,5 +391,9 @@ export async function startEmbeddedPostgres(
     if (others > 0) return log(`embedded PostgreSQL left running: ${others} other connection${others === 1 ? '' : 's'} use it`);
     await (watcher ? watcher.stop() : started.stop());
   };
-  return { url, owned: true, stop };
+  const abandon = () => {
+    if (watcher) watcher.abandon();
+    else if (postmaster && !leaveToOthers) signalFastShutdown(postmaster.pid);
+  };
+  return { url, owned: true, stop, abandon };
 }

@@ -10,7 +10,8 @@ import { setAppContext, type AppContext } from './context';
 import { describeError, log } from '@/lib/runtime/log';
 import { noteDatabaseDown, watchDatabase } from './database-health';
 
-export type Runtime = { ctx: AppContext; shutdown: () => Promise<void> };
+/** `abandon`: for a process exiting without `shutdown` (it hung); ends the embedded PostgreSQL it keeps. */
+export type Runtime = { ctx: AppContext; shutdown: () => Promise<void>; abandon: () => void };
 
 
 async function loadSealKey(sql: Sql): Promise<Buffer> {
@@ -71,10 +72,12 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
       shutdown: async () => {
         stopWatching?.();
         setAppContext(undefined);
-        await jobsBoss.stop({ graceful: true, timeout: 30_000 }).catch((e) => log(`jobs stop: ${describeError(e)}`));
+        // Jobs still running after 10 s are left: pg-boss hands them out again after the restart.
+        await jobsBoss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log(`jobs stop: ${describeError(e)}`));
         await db.close().catch(() => {});
         await embedded?.stop();
       },
+      abandon: () => embedded?.abandon(),
     };
   } catch (error) {
     await boss?.stop({ graceful: false }).catch(() => {});

@@ -1,3 +1,14 @@
+/**
+ * A server whose parent died (a test runner killed, a terminal closed) has lost the reading end
+ * of its stdout and stderr: every write then fails with EPIPE. Unhandled, each failure goes to the
+ * uncaughtException handler (Next.js installs one), which logs it to stderr, which fails again:
+ * a loop that took a whole core and starved everything else. Errors of these streams are
+ * dropped instead; the lines are lost either way.
+ */
+export function ignoreBrokenStdio(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+}
+
 /** Operational log lines go to stderr, so CLI stdout carries nothing but its JSON answer. */
 export function log(line: string): void {
   process.stderr.write(`[vitrine] ${line}\n`);
