@@ -13,7 +13,7 @@ import { boot } from '@/lib/runtime/boot';
 import { ensureBuild } from '@/lib/runtime/build';
 import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
-import { checkStillServing, FUZZ_SERVER_ENV, prepareFuzz } from '@/lib/testing/fuzz/prepare';
+import { checkStillServing, FUZZ_SERVER_ENV, prepareFuzz, type PreparedFuzz } from '@/lib/testing/fuzz/prepare';
 import { formatReport, runFuzz } from '@/lib/testing/fuzz/run-fuzz';
 import { startServer } from '@/lib/testing/server';
 
@@ -34,9 +34,10 @@ async function main() {
   const pg = await startEmbeddedPostgres(dir, log);
   const runtime = await boot({ maintenance: false, settings: { ...readSettings(), databaseUrl: pg.url } });
   const server = await startServer({ DATABASE_URL: pg.url, ...FUZZ_SERVER_ENV });
+  let context: PreparedFuzz | undefined;
   const failed = await (async () => {
     try {
-      const context = await prepareFuzz(server.url, runtime.ctx);
+      context = await prepareFuzz(server.url, runtime.ctx);
       const report = await runFuzz({
         url: server.url,
         serverPid: server.process.pid!,
@@ -53,6 +54,7 @@ async function main() {
       if (values.report) await fs.writeFile(values.report, JSON.stringify({ ...report, afterwards }, null, 2));
       return report.violations.length > 0 || afterwards.length > 0;
     } finally {
+      await context?.close();
       await server.stop();
       await runtime.shutdown();
       await pg.stop();

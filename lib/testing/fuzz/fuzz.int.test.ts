@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
 import { checkStillServing, FUZZ_SERVER_ENV, prepareFuzz } from './prepare';
 import { formatReport, runFuzz } from './run-fuzz';
@@ -10,6 +10,7 @@ const fixture = serverWithDatabase(FUZZ_SERVER_ENV);
 // requests over every public endpoint and admin API route, the same ones every run.
 it('answers ~2,000 generated and spoiled requests without a 5xx, every 4xx with the error body, and serves on', async () => {
   const context = await prepareFuzz(fixture.server.url, fixture.database.ctx);
+  onTestFinished(() => context.close());
   const report = await runFuzz({ url: fixture.server.url, serverPid: fixture.server.process.pid!, context, seed: 40, perPublic: 180, perAdmin: 55, concurrency: 6 });
   expect(report.requests).toBe(180 * PUBLIC_TARGETS.length + 55 * ADMIN_TARGETS.length);
   expect(report.violations, formatReport(report)).toEqual([]);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { ADMIN_TARGETS, PUBLIC_TARGETS, type FuzzContext, type FuzzRequest, type FuzzTarget } from './targets';
 
@@ -41,6 +42,19 @@ function describe(request: FuzzRequest): string {
   return `${request.method} ${request.path.slice(0, 300)} ${JSON.stringify(request.headers).slice(0, 200)}${body}`;
 }
 
+/** A body as its Content-Encoding says (the fuzz asks for gzip and others); undefined if it does not decode. */
+function decode(encoding: string, body: Buffer): Buffer | undefined {
+  try {
+    if (encoding === 'identity' || body.length === 0) return body;
+    if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.gunzipSync(body);
+    if (encoding === 'br') return zlib.brotliDecompressSync(body);
+    if (encoding === 'deflate') return zlib.inflateSync(body);
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 type Answer = { status: number; contentType: string; body: string } | { error: string };
 
 function send(agent: http.Agent, url: string, request: FuzzRequest): Promise<Answer> {
@@ -49,7 +63,12 @@ function send(agent: http.Agent, url: string, request: FuzzRequest): Promise<Ans
     const req = http.request(`${url}${request.path}`, { method: request.method, headers, agent, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        const encoding = String(res.headers['content-encoding'] ?? 'identity');
+        const decoded = decode(encoding, Buffer.concat(chunks));
+        if (decoded === undefined) resolve({ error: `a body that does not decode as its Content-Encoding ${encoding}` });
+        else resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: decoded.toString('utf8') });
+      });
       res.on('error', (error) => resolve({ error: error.message }));
     });
     req.on('timeout', () => req.destroy(new Error('no answer within 60 s')));
