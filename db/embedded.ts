@@ -112,12 +112,25 @@ async function postgresOf(pid: number, pgDir: string): Promise<boolean> {
   return comm.trim() === 'postgres' && cwd === target;
 }
 
+/**
+ * PostgreSQL takes over the lock file of a postmaster that died, but not while its pid is a
+ * zombie (under a PID 1 that does not reap, as in containers): it would refuse to start.
+ */
+async function removeDeadLock(dataDir: string): Promise<void> {
+  const postmaster = await readPostmaster(dataDir);
+  if (postmaster && !alive(postmaster.pid)) await fs.rm(path.join(dataDir, 'pg', 'postmaster.pid'), { force: true });
+}
+
 // The cluster another process of ours already runs on this data directory, if any. A lock file
 // left by a postmaster that died, whose pid now names another process, is removed: PostgreSQL
 // would refuse to start while it names a live process.
 async function runningCluster(dataDir: string, log: (line: string) => void): Promise<{ pid: number; port: number } | null> {
   const postmaster = await readPostmaster(dataDir);
-  if (!postmaster || !alive(postmaster.pid)) return null;
+  if (!postmaster) return null;
+  if (!alive(postmaster.pid)) {
+    await removeDeadLock(dataDir);
+    return null;
+  }
   if (await postgresOf(postmaster.pid, path.join(dataDir, 'pg'))) return postmaster;
   log(`removing the lock file of a PostgreSQL that died (its pid ${postmaster.pid} is now another process)`);
   await fs.rm(path.join(dataDir, 'pg', 'postmaster.pid'), { force: true });
@@ -274,6 +287,7 @@ function superviseCluster(dataDir: string, port: number, first: Running, passwor
     for (let attempt = 1; !stopping; attempt++) {
       try {
         await endLeftoverBackends(path.join(dataDir, 'pg'), log);
+        await removeDeadLock(dataDir);
         current = await startCluster(dataDir, password, port, log);
         log(`the embedded PostgreSQL runs again (pid ${current.pid}, ${((Date.now() - began) / 1000).toFixed(1)} s after it was found gone)`);
         supervision.onUp();
