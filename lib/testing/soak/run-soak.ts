@@ -20,6 +20,8 @@ export type SoakOptions = {
   seconds: number;
   /** Storefront reads a second, sent at that rate whatever the answers' speed. */
   readRate: number;
+  /** How long accepted imports may take to be applied after the load (default 15 minutes). */
+  settleSeconds?: number;
   /** Seconds each window of the report covers. */
   windowSeconds?: number;
   log?: (line: string) => void;
@@ -229,7 +231,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const notApplied = records.filter((r) => r.status !== 'done').map((r) => `${r.shopId} import ${r.id}: ${r.status} ${r.message ?? ''}`);
   const lastFinished = Math.max(0, ...records.map((r) => Date.parse(String(r.finished_at)) || 0));
   const sentinels: string[] = [];
-  for (const shop of shops) {
+  // With imports left unapplied the prices are not the last ones (and the server may not answer).
+  if (notApplied.length > 0) sentinels.push('not checked: imports were left unapplied');
+  else for (const shop of shops) {
     const wanted = `shop_id=${shop.shop_id}&did=d&sid=s&price_min=${shop.sentinel}&price_max=${shop.sentinel}`;
     let shown = false;
     for (const deadline = Date.now() + 60_000; !shown && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
@@ -262,10 +266,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   /** Waits for these imports to finish and gives their records (with the shop). */
   async function settle(list: { shop: SoakShop; importId: number }[]) {
     const out: { shopId: string; id: number; status: string; message: string | null; finished_at: unknown }[] = [];
-    const deadline = Date.now() + 15 * 60_000;
+    const deadline = Date.now() + (options.settleSeconds ?? 900) * 1000;
     for (const { shop, importId } of list) {
       for (;;) {
-        const record = await importStatus(url, shop, importId);
+        // A server that stopped answering must fail the soak at the deadline, not hang it.
+        const left = Math.max(0, deadline - Date.now());
+        const record = await Promise.race([
+          importStatus(url, shop, importId),
+          new Promise<{ status: string; message: string; finished_at: null }>((resolve) => setTimeout(() => resolve({ status: 'unanswered', message: `no status within ${Math.round(left / 1000)} s`, finished_at: null }), left).unref()),
+        ]);
         if (record.status === 'done' || record.status === 'failed' || Date.now() > deadline) {
           out.push({ shopId: shop.shop_id, id: importId, status: record.status, message: record.message, finished_at: record.finished_at });
           break;
