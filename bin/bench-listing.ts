@@ -1,26 +1,42 @@
-// npm run bench:listing -- --products N (default 1,000,000)
-// Loads the import benchmark's synthetic catalog, builds the shop's listing index and times the
-// engine on query shapes a storefront sends, each beside a straightforward SQL implementation of
-// the same query in the same run; then the index build and heap, freshness after an import, and
-// HTTP throughput of the real server with autocannon (16 connections) on a 100,000-product shop:
-// six shapes in turn (plain, then gzipped), then 576 pages spread over 48 categories.
+// npm run bench:listing -- [--products N (1,000,000)] [--shape NAME[,NAME…]|all (synthetic)]
+//   [--data-dir DIR] [--only engine,collection,freshness,http] [--runs R (60)] [--sql-runs S]
+//   [--http-runs H (100)] [--http-seconds T (10)] [--distinct Q (5000)]
+// Loads a catalog shape (lib/bench/catalog-shapes.ts) of N products and measures the listing as a
+// storefront sees it:
+// - engine: each named query shape (lib/bench/storefront-queries.ts) run in process, cold (what
+//   queries keep dropped before each run) and warm, beside a straightforward SQL implementation
+//   of the same query in the same run; then the index build and its memory;
+// - collection: two rule groups (a category; brands with price_min), with and without a location;
+// - freshness: import committed → the index shows it (an availability change; a new product);
+// - http: the real server (its own process, WORKERS=off) over HTTP with extended=true, limit=24
+//   and the spec's default category and brand limits: each named shape's latency (requests one at
+//   a time, each with an `exclude` of its own so nothing kept for an earlier one answers it) with
+//   and without gzip, the collection's; then 16 connections in a closed loop, each in its own
+//   random order, over the named shapes and over Q distinct storefront queries (the most
+//   requests a second), then an open loop at 50 % and 80 % of that rate (latency as a visitor
+//   sees it: from when the request was due); the server's peak RSS.
+// Several shapes run one after the other; a table of all closes the output. `--data-dir DIR`
+// keeps the database there and reuses a catalog already loaded (for repeated runs).
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import { parseArgs } from 'node:util';
 import type { TransactionSql } from 'postgres';
-import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
+import { catalogShape, isShapeName, SHAPE_NAMES, type CatalogShape, type ShapeName } from '@/lib/bench/catalog-shapes';
 import { sqlCollection, sqlListing } from '@/lib/bench/listing-sql';
-import type { CollectionRules } from '@/lib/collections/schemas';
-import { selectCollection } from '@/lib/collections/select-products';
-import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
+import { namedQueryShapes, storefrontQueries } from '@/lib/bench/storefront-queries';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { backfillFacets } from '@/lib/catalog/backfill-facets';
+import { createCollection } from '@/lib/collections/manage-collections';
+import type { CollectionRules } from '@/lib/collections/schemas';
+import { selectCollection } from '@/lib/collections/select-products';
 import { docOf, heldBufferBytes, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
 import { forgetKept, runListing } from '@/lib/listing/engine';
-import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
+import { dropIndexes, forgetIndexStore, indexFor, searchIndexFor } from '@/lib/listing/index-store';
+import { paramsFromSearch, parseListingQuery } from '@/lib/listing/query';
 import { searchDocuments } from '@/lib/listing/search';
 import { boot, type Runtime } from '@/lib/runtime/boot';
 import { ensureBuild } from '@/lib/runtime/build';
@@ -30,27 +46,37 @@ import { createShop } from '@/lib/shops/manage-shops';
 import { startServer } from '@/lib/testing/server';
 
 const root = path.resolve(import.meta.dirname, '..');
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const N = arg('products', 1_000_000);
-const HTTP_N = Math.min(N, arg('http-products', 100_000));
-const RUNS = arg('runs', 60);
-const SQL_RUNS = arg('sql-runs', N > 200_000 ? 5 : 15);
+const { values: options } = parseArgs({
+  options: {
+    products: { type: 'string', default: '1000000' },
+    shape: { type: 'string', default: 'synthetic' },
+    'data-dir': { type: 'string' },
+    only: { type: 'string', default: 'engine,collection,freshness,http' },
+    runs: { type: 'string', default: '60' },
+    'sql-runs': { type: 'string' },
+    'http-runs': { type: 'string', default: '100' },
+    'http-seconds': { type: 'string', default: '10' },
+    distinct: { type: 'string', default: '5000' },
+  },
+});
+const N = Number(options.products);
+const RUNS = Number(options.runs);
+const SQL_RUNS = Number(options['sql-runs'] ?? (N > 200_000 ? 5 : 15));
+const HTTP_RUNS = Number(options['http-runs']);
+const HTTP_SECONDS = Number(options['http-seconds']);
+const DISTINCT = Number(options.distinct);
 const WARM_UP_RUNS = 5; // untimed cold runs of each shape before its timed ones
-const HTTP_SECONDS = arg('http-seconds', 10);
-// --data-dir DIR keeps the database there and reuses a catalog already loaded into it (for
-// repeated runs at 1,000,000 products); without it a temporary directory is used and removed.
-const dataDirIndex = process.argv.indexOf('--data-dir');
-const KEPT_DATA_DIR = dataDirIndex > 0 ? path.resolve(process.argv[dataDirIndex + 1]) : null;
-// --only listing,collection,freshness,http (default: all parts)
-const onlyIndex = process.argv.indexOf('--only');
-const PARTS = new Set(onlyIndex > 0 ? process.argv[onlyIndex + 1].split(',') : ['listing', 'collection', 'freshness', 'http']);
+const KEPT_DATA_DIR = options['data-dir'] ? path.resolve(options['data-dir']) : null;
+const PARTS = new Set(options.only.split(','));
+const SHAPES: ShapeName[] = options.shape === 'all' ? [...SHAPE_NAMES] : options.shape.split(',').map((name) => {
+  if (!isShapeName(name)) throw new Error(`unknown shape "${name}" (known: ${SHAPE_NAMES.join(', ')}, all)`);
+  return name;
+});
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+const ms = (value: number) => (Number.isNaN(value) ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+const figures = (sorted: number[]) => [50, 95, 99].map((p) => ms(percentile(sorted, p))).join(' / ');
 
 async function timed(runs: number, run: () => unknown | Promise<unknown>, before?: () => void): Promise<number[]> {
   const times: number[] = [];
@@ -63,33 +89,44 @@ async function timed(runs: number, run: () => unknown | Promise<unknown>, before
   return times.sort((a, b) => a - b);
 }
 
-async function loadCatalog(runtime: Runtime, name: string, count: number) {
+function shuffled<T>(list: T[], seed: number): T[] {
+  const out = list.slice();
+  let state = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The shape's catalog of `count` products in the database: loaded through the import path, or found kept. */
+async function loadCatalog(runtime: Runtime, shape: CatalogShape, count: number) {
   const sql = runtime.ctx.sql;
-  const categories = syntheticCategories();
-  const locations = syntheticLocations();
-  const leaves = leafCategories(categories);
-  const shopName = `${name} ${count}`;
+  const shopName = `${shape.name} ${count}`;
   const [kept] = await sql<{ shop_id: string }[]>`
     select s.id as shop_id from shops s where s.name = ${shopName} and (select count(*) from products p where p.shop_id = s.id) >= ${count}`;
   if (kept) {
     log(`${shopName}: reusing the catalog kept in ${KEPT_DATA_DIR}`);
     await backfillFacets(sql, kept.shop_id, log); // a catalog kept from before the facets column
-    return { shop: kept, leaves, locations };
+    return kept.shop_id;
   }
-  const shop = await createShop(runtime.ctx, { name: shopName, currency: 'USD' });
-  await sql.begin((tx) => applyTree(tx, shop.shop_id, 'categories', 'replace', categories));
-  await sql.begin((tx) => applyTree(tx, shop.shop_id, 'locations', 'replace', locations));
+  const shop = await createShop(runtime.ctx, { name: shopName, currency: 'EUR' });
+  // As the shop sends them: its JSON read back (numbers for ids where the shape sends them).
+  const sent = <T>(value: T): T => JSON.parse(shape.stringify(value)) as T;
+  await sql.begin((tx) => applyTree(tx, shop.shop_id, 'categories', 'replace', sent(shape.categories)));
+  if (shape.locations.length > 0) await sql.begin((tx) => applyTree(tx, shop.shop_id, 'locations', 'replace', sent(shape.locations)));
   const started = Date.now();
   for (let start = 0; start < count; start += 5000) {
     const items: unknown[] = [];
-    for (let n = start; n < Math.min(count, start + 5000); n++) items.push(syntheticItem(n, leaves, locations));
+    for (let n = start; n < Math.min(count, start + 5000); n++) items.push(sent(shape.item(n)));
     await sql.begin((tx) => applyProducts(tx, shop.shop_id, 'put', items));
-    if ((start / 5000) % 20 === 19) log(`${name}: ${start + 5000} of ${count} products loaded`);
+    if ((start / 5000) % 20 === 19) log(`${shopName}: ${start + 5000} of ${count} products loaded`);
   }
-  log(`${name}: ${count} products loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(`${shopName}: loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await sql`vacuum analyze products`;
   await sql`vacuum analyze product_state`;
-  return { shop, leaves, locations };
+  return shop.shop_id;
 }
 
 /** Commits one change through the import path and waits until the process's index shows it. */
@@ -105,22 +142,101 @@ async function freshness(runtime: Runtime, shopId: string, change: (tx: Transact
   }
 }
 
-async function main() {
-  ensureBuild(root, log);
+/** The rules of the benchmark's collection: one group by a category, one by brands with price_min. */
+function collectionRules(shape: CatalogShape): CollectionRules {
+  return {
+    groups: [
+      { categories: [shape.facets.topCategories[2 % shape.facets.topCategories.length]], limit: 20 },
+      { brands: shape.facets.brands.slice(0, 4), price_min: 50, limit: 20 },
+    ],
+  };
+}
+
+type Reply = { status: number; ms: number };
+
+/** A GET over `agent`: its status and time; the body is read to its end. */
+function get(url: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}, due = performance.now()): Promise<Reply> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent, headers }, (response) => {
+      response.on('data', () => undefined);
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - due }));
+      response.on('error', () => resolve({ status: 0, ms: performance.now() - due }));
+    });
+    request.on('error', () => resolve({ status: 0, ms: performance.now() - due }));
+  });
+}
+
+type Load = { rate: number; p50: number; p95: number; p99: number; failed: number; count: number };
+
+function summary(times: number[], failed: number, seconds: number): Load {
+  const sorted = times.sort((a, b) => a - b);
+  return { rate: sorted.length / seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), failed, count: sorted.length };
+}
+const loadLine = (load: Load) => `${Math.round(load.rate)} requests/s, p50 ${ms(load.p50)} / p95 ${ms(load.p95)} / p99 ${ms(load.p99)} ms, ${load.failed} failed`;
+
+/** 16 connections, each sending its own random order of `urls` back to back, for `seconds`. */
+async function closedLoop(urls: string[], seconds: number, headers: http.OutgoingHttpHeaders): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const times: number[] = [];
+  let failed = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, connection) => {
+      const order = shuffled(urls, connection + 1);
+      for (let i = 0; performance.now() < end; i++) {
+        const reply = await get(order[i % order.length], agent, headers);
+        if (reply.status === 200) times.push(reply.ms);
+        else failed++;
+      }
+    }),
+  );
+  agent.destroy();
+  return summary(times, failed, seconds);
+}
+
+/** `rate` requests a second, each leaving when due whatever came back before (latency from when it was due). */
+async function openLoop(urls: string[], rate: number, seconds: number, headers: http.OutgoingHttpHeaders): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const order = shuffled(urls, 99);
+  const times: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  const total = Math.round(rate * seconds);
+  const replies: Promise<void>[] = [];
+  for (let k = 0; k < total; k++) {
+    const due = started + (k * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    replies.push(
+      get(order[k % order.length], agent, headers, due).then((reply) => {
+        if (reply.status === 200) times.push(reply.ms);
+        else failed++;
+      }),
+    );
+  }
+  await Promise.all(replies);
+  agent.destroy();
+  return summary(times, failed, seconds);
+}
+
+type ShapeResults = Record<string, string>;
+
+async function benchShape(shape: CatalogShape): Promise<ShapeResults> {
   const dataDir = KEPT_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-listing-'));
   const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir, databaseUrl: undefined, limits: { ...readSettings().limits, enabled: false } } });
-  const results: string[] = [];
-  const print = (line: string) => {
-    results.push(line);
-    log(line);
+  const results: ShapeResults = { shape: shape.name, products: String(N) };
+  const print = (key: string, line: string) => {
+    results[key] = line;
+    log(`${shape.name}: ${key}: ${line}`);
   };
+  const named = namedQueryShapes(shape);
+  const rules = collectionRules(shape);
   try {
     const sql = runtime.ctx.sql;
-    const big = await loadCatalog(runtime, 'Bench', N);
-    const shopId = big.shop.shop_id;
+    const shopId = await loadCatalog(runtime, shape, N);
 
     // Index build time and heap. One collection leaves much of a build's garbage in array buffers
-    // not yet freed (a 1,000,000-product index read 641 MiB after one, 361 MiB settled): several.
+    // not yet freed: several.
     const settled = async () => {
       for (let i = 0; i < 4; i++) {
         global.gc?.();
@@ -128,146 +244,152 @@ async function main() {
       }
       return process.memoryUsage();
     };
+    dropIndexes();
     const heapBefore = await settled();
-    const faultsBefore = process.resourceUsage().minorPageFault;
     const index = await indexFor(sql, shopId);
-    const faults = process.resourceUsage().minorPageFault - faultsBefore;
     const heapAfter = await settled();
-    // The JS heap the build left, plus every array buffer the index holds (the layout worker makes
-    // some: this thread's array-buffer count leaves those out, and is printed beside it).
     const heap = heapAfter.heapUsed - heapBefore.heapUsed + heldBufferBytes(index);
-    const thisThread = heapAfter.heapUsed + heapAfter.arrayBuffers - (heapBefore.heapUsed + heapBefore.arrayBuffers);
-    print(
-      `index: ${index.n} products, build ${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps}), heap ${mib(heap)} (JS heap and the index's array buffers; ` +
-        `this thread's heap and array buffers ${mib(thisThread)}; typed arrays and estimate: ${mib(indexBytes(index))})${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}; ` +
-        `${faults} page faults; GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset: npm run sets it)'}`,
-    );
+    print('index build', `${(index.buildMs / 1000).toFixed(2)} s (${index.buildSteps})`);
+    print('index memory (JS heap and its array buffers; typed arrays)', `${mib(heap)}; ${mib(indexBytes(index))}${global.gc ? '' : ' (run with --expose-gc for an exact heap figure)'}`);
+    print('dictionary values / postings', `${index.valueLabel.length} / ${index.postOffsets[index.n]}`);
     const words = await searchIndexFor(index);
-    // Timing starts once the process is quiet: right after a build, the build's and the word
-    // index's garbage is collected, and the worker threads' heaps are shrunk by V8 once they idle
-    // (pauses of 5–16 ms on those threads, measured with --trace-gc, ~0.3–1 s after the build),
-    // which on two cores slowed the first ~30 queries. The freshness figures cover that period.
     await settled();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
 
-    // cold: what queries keep with the index dropped before each run (facet counts, result size,
-    // location offers: the first query of its filter set after an index swap); warm: the same
-    // query again. Both use what the index is built and warmed with (orders, default counts).
-    print(`\n${'shape'.padEnd(20)} ${'results'.padStart(8)}  cold p50 / p95 / p99 ms        warm p50 / p95 / p99 ms        SQL p50 / p95 / p99 ms          SQL÷cold (p50)`);
-    const engineP95: Record<string, number> = {};
-    const shapes = PARTS.has('listing') ? LISTING_SHAPES : [];
-    const engine: { name: string; total: number; cold: number[]; warm: number[] }[] = [];
-    for (const [name, shape] of shapes) {
-      const q = shapeQuery(shopId, shape);
-      const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
-      const total = run().total; // also warms sorted orders
-      // A serving process has run each path many times: untimed cold runs first (the first two or
-      // three of a shape ran in V8's unoptimized tiers, 20–33 ms against 13–16, seen per run).
-      await timed(WARM_UP_RUNS, run, () => forgetKept(index));
-      const cold = await timed(RUNS, run, () => forgetKept(index));
-      const warm = await timed(RUNS, run);
-      engine.push({ name, total, cold, warm });
-      engineP95[name] = percentile(cold, 95);
+    if (PARTS.has('engine')) {
+      const engine: { name: string; total: number; cold: number[]; warm: number[] }[] = [];
+      for (const [name, query] of named) {
+        const q = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=bench&sid=bench&${query}`)));
+        const run = () => runListing(index, q, q.searchQuery ? searchDocuments(index, words, q.searchQuery, q.searchScope) : null);
+        const total = run().total;
+        await timed(WARM_UP_RUNS, run, () => forgetKept(index));
+        const cold = await timed(RUNS, run, () => forgetKept(index));
+        const warm = await timed(RUNS, run);
+        engine.push({ name, total, cold, warm });
+      }
+      for (const { name, total, cold, warm } of engine) {
+        const query = named.find(([n]) => n === name)![1];
+        const q = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=bench&sid=bench&${query}`)));
+        const base = SQL_RUNS > 0 ? await timed(SQL_RUNS, () => sqlListing(sql, q)) : [];
+        print(`engine ${name} (${total} results): cold / warm / SQL p50 / p95 / p99 ms`, `${figures(cold)}   ${figures(warm)}   ${base.length ? figures(base) : '(not run)'}`);
+      }
+      const worst = engine.sort((a, b) => percentile(b.cold, 95) - percentile(a.cold, 95))[0];
+      print('engine worst cold p95', `${worst.name} ${ms(percentile(worst.cold, 95))} ms`);
     }
-    // The SQL baseline of every shape once the engine's are timed. Interleaved, each shape's engine
-    // runs followed a baseline query of up to a minute on the same two cores, and three shapes'
-    // cold p95 were 20–25 ms where listing-only runs gave 13–17 (docs/benchmarks.md, session 23).
-    // --sql-runs 0 leaves it out.
-    for (const [i, [, shape]] of shapes.entries()) {
-      const base = await timed(SQL_RUNS, () => sqlListing(sql, shapeQuery(shopId, shape)));
-      const { name, total, cold, warm } = engine[i];
-      const figures = (times: number[]) => [50, 95, 99].map((p) => ms(percentile(times, p))).join(' / ').padEnd(28);
-      const baseline = base.length ? `${figures(base).padEnd(30)} ${(percentile(base, 50) / percentile(cold, 50)).toFixed(0)}×` : '(not run)';
-      print(`${name.padEnd(20)} ${String(total).padStart(8)}  ${figures(cold)}   ${figures(warm)}   ${baseline}`);
-    }
-    const worst = Object.entries(engineP95).sort((a, b) => b[1] - a[1])[0];
-    if (worst) print(`worst engine p95 (cold): ${worst[0]} ${ms(worst[1])} ms`);
 
-    // A collection: three rule groups, as CONTRACT §6 describes them.
-    const rules: CollectionRules = {
-      groups: [
-        { categories: ['3'], discount: true, limit: 20 },
-        { brands: ['Brand 2', 'Brand 3'], price_max: 5000, limit: 20 },
-        { params: { param_10: ['param_10_v1'] }, limit: 20 },
-      ],
-    };
     if (PARTS.has('collection')) {
       const picked = selectCollection(index, rules, null).length;
       const engineTimes = await timed(RUNS, () => selectCollection(index, rules, null));
-      const located = await timed(RUNS, () => selectCollection(index, rules, 's1c2'));
-      const sqlTimes = await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules));
-      const baseline = sqlTimes.length
-        ? `${[50, 95, 99].map((p) => ms(percentile(sqlTimes, p))).join(' / ').padEnd(30)} ${(percentile(sqlTimes, 50) / percentile(engineTimes, 50)).toFixed(0)}×`
-        : '(not run)';
-      print(`${'collection'.padEnd(20)} ${String(picked).padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(engineTimes, p))).join(' / ').padEnd(28)} ${baseline}`);
-      print(`${'collection+location'.padEnd(20)} ${''.padStart(8)}  ${[50, 95, 99].map((p) => ms(percentile(located, p))).join(' / ')}`);
+      const city = shape.facets.cities[0];
+      const located = city ? await timed(RUNS, () => selectCollection(index, rules, city)) : [];
+      const sqlTimes = SQL_RUNS > 0 ? await timed(SQL_RUNS, () => sqlCollection(sql, shopId, rules)) : [];
+      print(`engine collection (${picked} products) p50 / p95 / p99 ms; with a location; SQL`, `${figures(engineTimes)}; ${located.length ? figures(located) : '–'}; ${sqlTimes.length ? figures(sqlTimes) : '(not run)'}`);
     }
 
-    // Freshness: a PATCH of one product (availability only: patched) and a PUT of a new one (rebuilt).
     if (PARTS.has('freshness')) {
-      const leaves = big.leaves;
-      const newItem = (id: string) => ({ ...syntheticItem(N + 1, leaves, big.locations), id, available: true });
-      
+      const someone = shape.storedId(1);
       const availabilityMs = await freshness(
         runtime,
         shopId,
-        (tx) => applyAvailability(tx, shopId, 'delete', ['p1']),
-        (i) => docOf(i, 'p1') !== undefined && (i.available[docOf(i, 'p1')! >>> 5] & (1 << (docOf(i, 'p1')! & 31))) === 0,
+        (tx) => applyAvailability(tx, shopId, 'delete', [someone]),
+        (i) => docOf(i, someone) !== undefined && (i.available[docOf(i, someone)! >>> 5] & (1 << (docOf(i, someone)! & 31))) === 0,
       );
-      // How long queries of this process could wait on the event loop while the index is rebuilt.
       const stalls = monitorEventLoopDelay({ resolution: 10 });
       stalls.enable();
       const freshId = `fresh-${Date.now()}`; // a kept catalog gets a new one each run
-      const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [newItem(freshId)]), (i) => docOf(i, freshId) !== undefined);
+      const fresh = { ...(JSON.parse(shape.stringify(shape.item(N + 1))) as Record<string, unknown>), id: freshId, available: true };
+      const rebuildMs = await freshness(runtime, shopId, (tx) => applyProducts(tx, shopId, 'put', [fresh]), (i) => docOf(i, freshId) !== undefined);
       stalls.disable();
-      print(`freshness at ${N}: availability change ${ms(availabilityMs)} ms, new product ${ms(rebuildMs)} ms (import committed → index shows it)`);
-      print(`event loop during that rebuild: longest stall ${ms(stalls.max / 1e6)} ms, p99 ${ms(stalls.percentile(99) / 1e6)} ms`);
-      if (N > 10_000) {
-        const small = await loadCatalog(runtime, 'Small', 10_000);
-        const smallMs = await freshness(runtime, small.shop.shop_id, (tx) => applyProducts(tx, small.shop.shop_id, 'put', [newItem(`${freshId}-small`)]), (i) => docOf(i, `${freshId}-small`) !== undefined);
-        print(`freshness at 10000: new product ${ms(smallMs)} ms`);
-      }
+      print('freshness: availability change / new product ms (committed → in the index)', `${ms(availabilityMs)} / ${ms(rebuildMs)}`);
+      print('event loop during that rebuild: longest stall / p99 ms', `${ms(stalls.max / 1e6)} / ${ms(stalls.percentile(99) / 1e6)}`);
     }
 
-    // HTTP throughput of the real server on a shop of HTTP_N products.
     if (PARTS.has('http')) {
-      const httpShop = HTTP_N === N ? big.shop : (await loadCatalog(runtime, 'Http', HTTP_N)).shop;
+      const collection = await createCollection(runtime.ctx, shopId, { name: 'Bench', rules });
       const port = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
       const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
       const server = await startServer({ DATABASE_URL: `postgres://vitrine:${encodeURIComponent(password)}@127.0.0.1:${port}/vitrine`, LIMITS: 'off', WORKERS: 'off' });
       try {
-        const listingPath = (shape: string) => `/products?shop_id=${httpShop.shop_id}&did=bench&sid=bench&extended=true&${encodeURI(shape)}`;
-        const warm = await fetch(`${server.url}${listingPath('')}`);
-        if (warm.status !== 200) throw new Error(`listing over HTTP: ${warm.status} ${await warm.text()}`);
-        const paths = ['', 'categories=3', 'categories=3.2.1', 'brands=Brand 1', 'sort_by=price&sort_dir=asc', 'locations=s1c2'].map(listingPath);
-        for (const p of paths) await fetch(`${server.url}${p}`);
-        const outcome = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, requests: paths.map((p) => ({ method: 'GET', path: p })) });
-        print(
-          `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, six shapes in turn, extended): ${Math.round(outcome.requests.average)} requests/s, latency p50 ${outcome.latency.p50} ms / p99 ${outcome.latency.p99} ms, ${outcome.non2xx} non-2xx, ${outcome.errors} errors`,
-        );
-        // As browsers and most HTTP clients ask: gzipped.
-        const zipped = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br' }, requests: paths.map((p) => ({ method: 'GET', path: p })) });
-        print(
-          `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, six shapes in turn, extended, Accept-Encoding: gzip): ${Math.round(zipped.requests.average)} requests/s, latency p50 ${zipped.latency.p50} ms / p99 ${zipped.latency.p99} ms, ${zipped.non2xx} non-2xx, ${zipped.errors} errors`,
-        );
-        // Spread over many pages, as a storefront's visitors are: counts and products kept for
-        // one page help its neighbours only, and 11,520 products do not fit what an index keeps.
-        const spread = [];
-        for (let a = 0; a < 8; a++) for (let b = 0; b < 6; b++) for (let page = 1; page <= 12; page++) spread.push(listingPath(`categories=${a}.${b}&page=${page}`));
-        const varied = await autocannon({ url: server.url, connections: 16, duration: HTTP_SECONDS, requests: spread.map((p) => ({ method: 'GET', path: p })) });
-        print(
-          `HTTP on ${HTTP_N} products (16 connections, ${HTTP_SECONDS} s, ${spread.length} pages: 48 categories × pages 1–12, extended): ${Math.round(varied.requests.average)} requests/s, latency p50 ${varied.latency.p50} ms / p99 ${varied.latency.p99} ms, ${varied.non2xx} non-2xx, ${varied.errors} errors`,
-        );
+        const listing = (query: string) => `${server.url}/products?shop_id=${shopId}&did=bench&sid=bench&extended=true&${query}`;
+        const gzip = { 'accept-encoding': 'gzip' };
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        const first = await get(listing(''), agent);
+        if (first.status !== 200) throw new Error(`listing over HTTP: ${first.status}`);
+        // The server has met every path once (V8 tiers, first build of the word index).
+        for (const [, query] of named) await get(listing(query), agent);
+        let serial = 0;
+        const worst: [string, number] = ['', 0];
+        for (const [name, query] of named) {
+          for (const [how, headers] of [
+            ['gzip', gzip],
+            ['plain', {}],
+          ] as const) {
+            const times: number[] = [];
+            for (let k = 0; k < HTTP_RUNS; k++) times.push((await get(listing(`${query}&exclude=bench-${serial++}`), agent, headers)).ms);
+            times.sort((a, b) => a - b);
+            print(`HTTP ${name} (${how}) p50 / p95 / p99 ms`, figures(times));
+            if (percentile(times, 95) > worst[1]) worst.splice(0, 2, `${name} (${how})`, percentile(times, 95));
+          }
+        }
+        print('HTTP worst shape p95', `${worst[0]} ${ms(worst[1])} ms`);
+        const collectionUrl = (k: number, location = '') => `${server.url}/collection/${collection.id}?shop_id=${shopId}&did=bench-${k}${location}`;
+        const collectionTimes: number[] = [];
+        for (let k = 0; k < HTTP_RUNS; k++) collectionTimes.push((await get(collectionUrl(k), agent, gzip)).ms);
+        print('HTTP collection p50 / p95 / p99 ms', figures(collectionTimes.sort((a, b) => a - b)));
+        const city = shape.facets.cities[0];
+        if (city) {
+          const located: number[] = [];
+          for (let k = 0; k < HTTP_RUNS; k++) located.push((await get(collectionUrl(k, `&location=${encodeURIComponent(city)}`), agent, gzip)).ms);
+          print('HTTP collection with a location p50 / p95 / p99 ms', figures(located.sort((a, b) => a - b)));
+        }
+        agent.destroy();
+
+        const shapeUrls = named.flatMap(([, query]) => Array.from({ length: 40 }, (_, k) => listing(`${query}&exclude=loop-${k}`)));
+        print('HTTP 16 connections, every named shape in turn (gzip)', loadLine(await closedLoop(shapeUrls, HTTP_SECONDS, gzip)));
+        const distinctUrls = storefrontQueries(shape, DISTINCT, 3).map(listing);
+        const most = await closedLoop(distinctUrls, HTTP_SECONDS, gzip);
+        print(`HTTP 16 connections, ${distinctUrls.length} distinct storefront queries (gzip)`, loadLine(most));
+        const freshUrls = storefrontQueries(shape, DISTINCT, 4).map(listing);
+        for (const share of [0.5, 0.8]) {
+          const rate = Math.max(1, Math.round(most.rate * share));
+          print(`HTTP open loop at ${share * 100} % (${rate}/s), distinct queries (gzip)`, loadLine(await openLoop(freshUrls, rate, HTTP_SECONDS, gzip)));
+        }
+        const status = fs.readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+        print('server peak RSS', mib(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) * 1024));
+        const stalls = [...server.output().matchAll(/event loop stalled (\d+) ms/g)].map((m) => Number(m[1]));
+        print('server event-loop stalls over 50 ms (count, longest ms)', `${stalls.length}, ${stalls.length ? Math.max(...stalls) : 0}`);
       } finally {
         await server.stop();
+        // BENCH_SERVER_OUTPUT=FILE keeps the server's whole output.
+        if (process.env.BENCH_SERVER_OUTPUT) fs.writeFileSync(`${process.env.BENCH_SERVER_OUTPUT}.${shape.name}`, server.output());
       }
     }
   } finally {
+    forgetIndexStore();
     await runtime.shutdown();
     if (!KEPT_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\nbench:listing results (${N} products)`);
-  for (const line of results) console.log(line);
+  return results;
+}
+
+async function main() {
+  ensureBuild(root, log);
+  const all: ShapeResults[] = [];
+  for (const name of SHAPES) {
+    const results = await benchShape(catalogShape(name));
+    all.push(results);
+    console.log(`\nbench:listing results (${name}, ${N} products)`);
+    for (const [key, value] of Object.entries(results)) console.log(`  ${key.padEnd(84)} ${value}`);
+  }
+  if (all.length > 1) {
+    const keys = ['HTTP worst shape p95', 'HTTP collection p50 / p95 / p99 ms', `HTTP 16 connections, every named shape in turn (gzip)`, 'server peak RSS', 'index build', 'engine worst cold p95'];
+    console.log('\nbench:listing, every shape');
+    for (const key of keys) for (const results of all) console.log(`  ${key.padEnd(60)} ${results.shape.padEnd(10)} ${results[key] ?? '–'}`);
+    for (const results of all) {
+      const distinct = Object.keys(results).filter((key) => key.includes('distinct') || key.includes('open loop'));
+      for (const key of distinct) console.log(`  ${key.padEnd(60)} ${results.shape.padEnd(10)} ${results[key]}`);
+    }
+  }
 }
 
 main().catch((error) => {

@@ -6,7 +6,7 @@ import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
 import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
 import { runListing } from './engine';
-import { dropIndexes, indexFor, loadedIndexes, setIndexBudget, yieldToBuilds } from './index-store';
+import { dropIndexes, indexFor, loadedIndexes, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
 
 let database: TestDatabase;
@@ -53,6 +53,29 @@ it('keeps answering from the current index while the next one is built, then swa
   expect(next.version).toBe(first.version + 1);
   expect(next.n).toBe(21);
 });
+
+it('paces refreshes while imports keep committing: the next starts only REFRESH_PACE times the last one’s duration after it', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(20_000);
+  await indexFor(sql, shopId);
+  // Commits every few ms for two seconds.
+  const end = performance.now() + 2_000;
+  let k = 0;
+  for (; performance.now() < end; k++) {
+    await sql.begin((tx) => applyProducts(tx, shopId, 'put', [item(`p${k}`, 1000 + k)]));
+    await indexFor(sql, shopId);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  // Still fresh: the last commit shows soon after.
+  const lastId = `p${k - 1}`;
+  await eventually(() => indexFor(sql, shopId), (index) => index.price[docOf(index, lastId)!] === 1000 + k - 1, 10_000);
+  const refreshes = recentRefreshes(shopId);
+  expect(refreshes.length).toBeGreaterThan(2);
+  for (let i = 1; i < refreshes.length; i++) {
+    const before = refreshes[i - 1];
+    expect(refreshes[i].started, JSON.stringify(refreshes)).toBeGreaterThanOrEqual(before.finished + REFRESH_PACE * (before.finished - before.started) - 1);
+  }
+}, 60_000);
 
 it('lets background work (orders, a word index) wait while any index is being built, unless a query waits for it', async () => {
   const sql = database.ctx.sql;

@@ -14,13 +14,39 @@ import { buildSearchIndex, type SearchIndex } from './search';
 // previous one and the changed rows when it can) and swapped in whole. Only a shop's first query
 // waits, for its first index. Under the memory budget the least recently used shops' indexes are
 // dropped.
+//
+// Refreshes are paced: while imports keep committing (a first load commits one every fraction of
+// a second), the next refresh waits REFRESH_PACE times as long as the last one took, so keeping
+// an index fresh takes at most 1 / (1 + REFRESH_PACE) of the machine from the imports and the
+// queries (refreshing back to back took a core, and halved a load's rate with a storefront
+// reading). A change after a quiet spell is refreshed at once; freshness is then bounded by
+// (1 + REFRESH_PACE) refresh times.
+export const REFRESH_PACE = 1.5;
+
+/** When the next refresh may start, after one that ran from `started` to `finished` (ms). */
+export function nextRefreshAt(started: number, finished: number, pace = REFRESH_PACE): number {
+  return finished + pace * (finished - started);
+}
 
 type Entry = {
   index: ShopIndex | null;
   building: Promise<ShopIndex> | null;
   wanted: number; // the newest catalog version heard of
   lastUsed: number; // the store's clock at the last query
+  refreshDue: number; // performance.now() before which no refresh starts (pacing)
+  waiting: ReturnType<typeof setTimeout> | null; // a refresh held back until refreshDue
+  refreshes: Refresh[]; // the last few, oldest first
 };
+
+/** A build or refresh of a shop's index: when it started and ended (performance.now()), and the version it gave. */
+export type Refresh = { started: number; finished: number; version: number };
+const REFRESHES_KEPT = 16;
+
+function noteRefresh(entry: Entry, refresh: Refresh): void {
+  entry.refreshes.push(refresh);
+  if (entry.refreshes.length > REFRESHES_KEPT) entry.refreshes.shift();
+  entry.refreshDue = nextRefreshAt(refresh.started, refresh.finished);
+}
 
 type Store = {
   entries: Map<string, Entry>;
@@ -75,12 +101,26 @@ export function catalogChanged(shopId: string, version: number): void {
   const entry = store().entries.get(shopId);
   if (!entry) return;
   if (version > entry.wanted) entry.wanted = version;
-  if (!entry.building && entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+  refreshWhenDue(shopId, entry);
+}
+
+/** Starts a refresh if the index is behind and none runs: now, or when the pace allows. */
+function refreshWhenDue(shopId: string, entry: Entry): void {
+  if (entry.building || entry.waiting || !entry.index || entry.index.version >= entry.wanted) return;
+  const wait = entry.refreshDue - performance.now();
+  if (wait <= 0) return startRefresh(shopId, entry);
+  entry.waiting = setTimeout(() => {
+    entry.waiting = null;
+    // Dropped meanwhile (memory budget, tests): nothing to refresh.
+    if (store().entries.get(shopId) === entry) refreshWhenDue(shopId, entry);
+  }, wait);
+  entry.waiting.unref();
 }
 
 function startRefresh(shopId: string, entry: Entry): void {
   const sql = store().sql!;
   const previous = entry.index;
+  const started = performance.now();
   entry.building = (async () => {
     // Availability alone: patched; products changed: rebuilt from the previous index and the
     // changed rows; trees changed (or most products): built from scratch.
@@ -100,9 +140,10 @@ function startRefresh(shopId: string, entry: Entry): void {
     .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
     .finally(() => {
       entry.building = null;
+      noteRefresh(entry, { started, finished: performance.now(), version: entry.index?.version ?? 0 });
       enforceBudget();
       // Imports that committed while this one was building.
-      if (entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+      refreshWhenDue(shopId, entry);
     });
 }
 
@@ -189,7 +230,7 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   await s.listening;
   let entry = s.entries.get(shopId);
   if (!entry) {
-    entry = { index: null, building: null, wanted: 0, lastUsed: 0 };
+    entry = { index: null, building: null, wanted: 0, lastUsed: 0, refreshDue: 0, waiting: null, refreshes: [] };
     s.entries.set(shopId, entry);
   }
   entry.lastUsed = ++s.clock;
@@ -198,13 +239,15 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   if (entry.index) return entry.index;
   if (!entry.building) {
     const current = entry;
+    const started = performance.now();
     const building = buildIndex(sql, shopId).then(async (index) => {
       await warm(index);
       current.index = index;
+      noteRefresh(current, { started, finished: performance.now(), version: index.version });
       if (index.version > current.wanted) current.wanted = index.version;
       current.building = null;
       enforceBudget();
-      if (index.version < current.wanted) startRefresh(shopId, current);
+      refreshWhenDue(shopId, current);
       return index;
     });
     entry.building = building;
@@ -240,7 +283,20 @@ export function loadedIndexes(): { shopId: string; version: number; products: nu
     .map((entry) => ({ shopId: entry.index!.shopId, version: entry.index!.version, products: entry.index!.n, bytes: indexBytes(entry.index!), buildMs: entry.index!.buildMs }));
 }
 
+/** The shop's last builds and refreshes in this process, oldest first. */
+export function recentRefreshes(shopId: string): Refresh[] {
+  return [...(store().entries.get(shopId)?.refreshes ?? [])];
+}
+
 /** Drops every index (tests and benchmarks). */
 export function dropIndexes(): void {
   store().entries.clear();
+}
+
+/** Drops every index and forgets the database connection listened on (a benchmark that boots the runtime again). */
+export function forgetIndexStore(): void {
+  const s = store();
+  s.entries.clear();
+  s.listening = null;
+  s.sql = null;
 }
