@@ -44,14 +44,14 @@ async function noDelaySocket({ host, port, path }: SocketOptions): Promise<net.S
   throw failure;
 }
 
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
+export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {
   const sql = postgres(url, {
     max: options.max ?? 10,
     // Supported by postgres.js, missing from its types.
     ...({ socket: noDelaySocket } as object),
     onnotice: () => {},
     types: { int8: int8AsNumber },
-    connection: { application_name: 'vitrine' },
+    connection: { application_name: options.applicationName ?? 'vitrine' },
   });
   const db = drizzle(sql, { schema });
   return { sql, db, close: () => sql.end({ timeout: 5 }) };

@@ -17,7 +17,8 @@ import type { ScanAnswer, ScanTask } from './scan-worker';
 
 // Below this a body is scanned in well under a millisecond: not worth the hop.
 const MIN_BYTES = 256 << 10;
-const SLOT_BYTES = 10 << 20;
+// Room for the largest body the default limit lets in (35 MiB): a slot is only memory once written.
+const SLOT_BYTES = 36 << 20;
 const SLOTS = 2;
 
 type Scanner = {

@@ -28,7 +28,12 @@ const KEEP_MS = 60_000;
 // bodies live on globalThis so intake's copy and the applier's copy share them.
 const KEY = Symbol.for('vitrine.import-handoff');
 type Kept = { body: TakenBody; until: number; bytes: number; stored: boolean };
-type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>> };
+/**
+ * Carries what intake hands over to an applier on another thread of the process (workers/
+ * thread.ts), which keeps it on its own shelf.
+ */
+export type Courier = { handOver: (importId: number, body: HandedBody & { stored?: StoredForm }) => void; announceArrival: (shopId: string) => void };
+type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>>; courier?: Courier };
 type Holder = { [KEY]?: Shelf };
 
 function shelf(): Shelf {
@@ -47,6 +52,11 @@ function release(held: Shelf, kept: Kept): void {
   else held.bytes -= kept.bytes;
 }
 
+/** Sends what intake hands over to the applier's thread from now on (undefined: kept here again). */
+export function setHandoffCourier(courier: Courier | undefined): void {
+  shelf().courier = courier;
+}
+
 /**
  * Keeps an accepted import's body for the applier, unless the kept bodies would pass the size
  * limit: those already kept are the ones the applier takes next (it goes in arrival order), so a
@@ -55,6 +65,10 @@ function release(held: Shelf, kept: Kept): void {
  */
 export function handOver(importId: number, body: HandedBody & { stored?: StoredForm }, now = Date.now()): boolean {
   const held = shelf();
+  if (held.courier) {
+    held.courier.handOver(importId, body);
+    return true;
+  }
   for (const [id, kept] of held.bodies) {
     if (kept.until > now) break;
     held.bodies.delete(id);
@@ -91,6 +105,8 @@ export function isKept(importId: number): boolean {
 
 /** Intake accepted an import of the shop (its record committed): an applier waiting for one hears it. */
 export function announceArrival(shopId: string): void {
+  const { courier } = shelf();
+  if (courier) return courier.announceArrival(shopId);
   const listeners = shelf().arrivals.get(shopId);
   listeners?.forEach((arrived) => arrived());
 }

@@ -9,7 +9,7 @@ import { readSettings, type Settings } from './settings';
 import { setAppContext, type AppContext } from './context';
 import { log } from '@/lib/runtime/log';
 
-export type Runtime = { ctx: AppContext; shutdown: () => Promise<void> };
+export type Runtime = { ctx: AppContext; databaseUrl: string; shutdown: () => Promise<void> };
 
 
 async function loadSealKey(sql: Sql): Promise<Buffer> {
@@ -31,7 +31,7 @@ async function loadSealKey(sql: Sql): Promise<Buffer> {
  * `shortLived` (the CLI) leaves an embedded cluster it started running for a process that
  * joined it meanwhile, and leaves the queues' settings to the server and workers.
  */
-export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean }): Promise<Runtime> {
+export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean; applicationName?: string }): Promise<Runtime> {
   const settings = options.settings ?? readSettings();
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.databaseUrl;
@@ -43,7 +43,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   let database: Database | undefined;
   let boss: PgBoss | undefined;
   try {
-    database = connectDatabase(url);
+    database = connectDatabase(url, { applicationName: options.applicationName });
     await runMigrations(database.db);
     const sealKey = await loadSealKey(database.sql);
     boss = new PgBoss({
@@ -63,6 +63,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
     const jobsBoss = boss;
     return {
       ctx,
+      databaseUrl: url,
       shutdown: async () => {
         setAppContext(undefined);
         await jobsBoss.stop({ graceful: true, timeout: 30_000 }).catch((e) => log(`jobs stop: ${String(e)}`));

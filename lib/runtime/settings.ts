@@ -56,6 +56,9 @@ export function readSettings() {
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),
     importBodyRetentionDays: int('IMPORT_BODY_RETENTION_DAYS', 30),
+    // The nice value of the job workers' thread (and, with the embedded database, of its
+    // PostgreSQL backends): imports give way to storefront reads. 0: the same as the others.
+    workersNice: int('WORKERS_NICE', 10),
     // `parse`: every item is parsed and checked as an object, none read from its bytes (to time
     // or rule out the byte reader; bench:import --general).
     itemReader: process.env.ITEM_READER === 'parse' ? ('parse' as const) : ('bytes' as const),
