@@ -16,61 +16,59 @@ import { storedProducts } from './stored-products';
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
 
-type Facet = { value: number; count: number; label: string; rank: number };
+type Facet = { value: number; count: number; label: string };
 
+/** By count, then label in code-unit order (then value number: the sort is stable). */
 function byCountThenLabel(a: Facet, b: Facet): number {
-  return b.count - a.count || a.rank - b.rank;
+  return b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
-/** Every facet value's place in code-unit order of its label, once per index version. */
-function labelRanks(index: ShopIndex): Int32Array {
-  let ranks = index.cache.get('label-ranks') as Int32Array | undefined;
-  if (!ranks) {
-    const labels = index.valueLabel;
-    const order = Array.from(labels.keys()).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
-    ranks = new Int32Array(labels.length);
-    order.forEach((value, rank) => (ranks![value] = rank));
-    index.cache.set('label-ranks', ranks);
-  }
-  return ranks;
-}
-
-/** The values of each dimension counted in the result, by count then label (categories: id). */
+/**
+ * The values counted in the result, by dimension, by count then label (categories: id). Numeric
+ * params get none: their filter is a range (numericRange), and a catalog's weights and sizes are
+ * most of its values (a value list of each made every answer walk and sort ~100,000 facets).
+ */
 function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
-  const ranks = labelRanks(index);
-  const byDim: Facet[][] = index.dims.map(() => []);
-  for (let value = 0; value < result.counts.length; value++) {
-    const count = result.counts[value];
-    if (count > 0) byDim[index.valueDim[value]].push({ value, count, label: index.valueLabel[value], rank: ranks[value] });
-  }
-  byDim.forEach((list, dim) => {
-    if (!index.dims[dim].numeric) list.sort(byCountThenLabel);
+  const { counts } = result;
+  return index.dims.map((dimension, dim) => {
+    const list: Facet[] = [];
+    if (dimension.numeric) return list;
+    for (let value = index.dimValues[dim], end = index.dimValues[dim + 1]; value < end; value++) {
+      const count = counts[value];
+      if (count > 0) list.push({ value, count, label: index.valueLabel[value] });
+    }
+    return list.sort(byCountThenLabel);
   });
-  return byDim;
+}
+
+/** The least and greatest value of a numeric param counted in the result, or null when none is. */
+function numericRange(index: ShopIndex, result: EngineResult, dim: number): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  const { counts } = result;
+  const numbers = index.valueNumber;
+  for (let value = index.dimValues[dim], end = index.dimValues[dim + 1]; value < end; value++) {
+    if (counts[value] === 0) continue;
+    const number = numbers[value];
+    if (number < min) min = number;
+    if (number > max) max = number;
+  }
+  return min <= max ? { min, max } : null;
 }
 
 function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']) {
   const entries = [];
   for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
-    if (facets[dim].length === 0) continue;
     const dimension = index.dims[dim];
+    const range = dimension.numeric ? numericRange(index, result, dim) : null;
+    if (dimension.numeric ? range === null : facets[dim].length === 0) continue;
     const filter: { count: number; priority: number; values: Record<string, number>; ranges?: { min: number; max: number } } = {
       count: result.present[dim],
       priority: dimension.priority,
       values: {},
     };
-    if (dimension.numeric) {
-      let min = Infinity;
-      let max = -Infinity;
-      for (const facet of facets[dim]) {
-        const number = index.valueNumber[facet.value];
-        if (number < min) min = number;
-        if (number > max) max = number;
-      }
-      filter.ranges = { min, max };
-    } else {
-      for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
-    }
+    if (range) filter.ranges = range;
+    else for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
     entries.push({ name: dimension.key, filter });
   }
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
