@@ -100,7 +100,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN :
 // else runs for a moment only slows it) are taken with one such process alone, and with two at
 // once (the slower of the pair): a first load keeps both cores busy. The same code's first load
 // here varies by up to 1.5 times from one half hour to another while the one-process figure stays
-// within ~145–190 ms (docs/benchmarks.md, session 35), so a run is compared with runs of other
+// within ~145–190 ms (docs/benchmarks-history.md, session 35), so a run is compared with runs of other
 // code in the same half hour, alternating.
 const REFERENCE = `
 const crypto = require('node:crypto');
@@ -128,7 +128,7 @@ async function machineReference(): Promise<string> {
 
 // The shop's side of the benchmark runs on the server's two cores, which a real shop's client
 // does not: it sends each body (made once, as bytes) with node:http in one write. fetch took 5–7
-// µs of CPU an item to send the same bytes, strings or not (docs/benchmarks.md).
+// µs of CPU an item to send the same bytes, strings or not (docs/benchmarks-history.md).
 const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
 
 function send(url: string, method: string, resource: string, body: string | Buffer, retry = true): Promise<number> {

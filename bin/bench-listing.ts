@@ -10,8 +10,9 @@
 // - freshness: import committed → the index shows it (an availability change; a new product);
 // - http: the real server (its own process, WORKERS=off) over HTTP with extended=true, limit=24
 //   and the spec's default category and brand limits: each named shape's latency (requests one at
-//   a time, each with an `exclude` of its own so nothing kept for an earlier one answers it) with
-//   and without gzip, the collection's; then 16 connections in a closed loop, each in its own
+//   a time; a query that narrows the result with an `exclude` of its own each time, so nothing
+//   kept for an earlier one answers it: coldQuery) with and without gzip, the collection's; then
+//   16 connections in a closed loop, each in its own
 //   random order, over the named shapes and over Q distinct storefront queries (the most
 //   requests a second), then an open loop at 50 % and 80 % of that rate (latency as a visitor
 //   sees it: from when the request was due); the server's peak RSS.
@@ -221,6 +222,18 @@ async function openLoop(urls: string[], rate: number, seconds: number, headers: 
 
 type ShapeResults = Record<string, string>;
 
+// Query parameters that narrow the result: a query with any of them is counted afresh for each
+// filter set (what queries keep is kept per filter set), so each request gets an `exclude` of its
+// own and nothing kept for an earlier one answers it. A query without any (the unfiltered
+// listing in some order, a page of it) is counted with the index, as every visitor's is.
+const NARROWING = ['categories', 'brands', 'filters', 'price_min', 'price_max', 'discount', 'locations', 'search_query'];
+
+/** The query as a new visitor's: with an `exclude` of its own when it narrows the result. */
+function coldQuery(query: string, serial: number): string {
+  const narrows = NARROWING.some((name) => new URLSearchParams(query).has(name));
+  return narrows ? `${query}&exclude=bench-${serial}` : query;
+}
+
 async function benchShape(shape: CatalogShape): Promise<ShapeResults> {
   const dataDir = KEPT_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-listing-'));
   const runtime = await boot({ maintenance: false, settings: { ...readSettings(), dataDir, databaseUrl: undefined, limits: { ...readSettings().limits, enabled: false } } });
@@ -325,7 +338,7 @@ async function benchShape(shape: CatalogShape): Promise<ShapeResults> {
             ['plain', {}],
           ] as const) {
             const times: number[] = [];
-            for (let k = 0; k < HTTP_RUNS; k++) times.push((await get(listing(`${query}&exclude=bench-${serial++}`), agent, headers)).ms);
+            for (let k = 0; k < HTTP_RUNS; k++) times.push((await get(listing(coldQuery(query, serial++)), agent, headers)).ms);
             times.sort((a, b) => a - b);
             print(`HTTP ${name} (${how}) p50 / p95 / p99 ms`, figures(times));
             if (percentile(times, 95) > worst[1]) worst.splice(0, 2, `${name} (${how})`, percentile(times, 95));
@@ -344,7 +357,7 @@ async function benchShape(shape: CatalogShape): Promise<ShapeResults> {
         }
         agent.destroy();
 
-        const shapeUrls = named.flatMap(([, query]) => Array.from({ length: 40 }, (_, k) => listing(`${query}&exclude=loop-${k}`)));
+        const shapeUrls = named.flatMap(([, query]) => Array.from({ length: 40 }, (_, k) => listing(coldQuery(query, 100_000 + k))));
         print('HTTP 16 connections, every named shape in turn (gzip)', loadLine(await closedLoop(shapeUrls, HTTP_SECONDS, gzip)));
         const distinctUrls = storefrontQueries(shape, DISTINCT, 3).map(listing);
         const most = await closedLoop(distinctUrls, HTTP_SECONDS, gzip);

@@ -70,7 +70,7 @@ await variant('data: an empty object', '', 'empty object');
 await variant('data: the same JSON as one string value', '', 'one string');
 await variant('toast_tuple_target as default (data compressed past ~2 KB rows)', 'alter table products reset (toast_tuple_target)');
 // (Migration 0012's jsonb column is not measured since the rows went binary: jsonb's binary form
-// differs from text's. Its figures, from the text format, are in docs/benchmarks.md, session 18.)
+// differs from text's. Its figures, from the text format, are in docs/benchmarks-history.md, session 18.)
 await variant('wal_compression = pglz', 'set local wal_compression = pglz');
 await variant('products as they are (again)', '');
 await variant('products without their offers', '', 'as sent', false);

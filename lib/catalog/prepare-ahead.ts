@@ -26,7 +26,7 @@ type Preparer = { worker: Worker; pending: Map<number, Pending>; broken: boolean
 // thread writes its fields into, which the applier reads where it is until it releases the batch.
 // Without them each task allocated its arena (~1.6 times the body) and a copy of the body, and
 // every such megabyte counts towards V8's next collection of the whole heap: at ~4 imports a
-// second, one every ~0.4 s (docs/benchmarks.md). Enough slots for the imports read ahead, the one
+// second, one every ~0.4 s (docs/benchmarks-history.md). Enough slots for the imports read ahead, the one
 // being applied and one more; a task finding none (or a body too large) goes without.
 const SLOTS = 4;
 const SLOT_BODY_BYTES = 10 << 20;

@@ -234,33 +234,32 @@ function literal(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-// Chunks waiting to be handed over: past the high mark the stream is paused until they fall
-// below the low one. A turn of handling chunks lasts about SLICE_MS.
+// A turn of handling chunks lasts about SLICE_MS, and longer while more than QUEUE_HIGH_BYTES
+// wait (the stream is never paused: postgres.js's COPY stream can stall for good once its socket
+// is paused, and did here, leaving a build's snapshot open).
 const QUEUE_HIGH_BYTES = 16 << 20;
-const QUEUE_LOW_BYTES = 4 << 20;
 const SLICE_MS = 8;
 
 /**
  * Hands each chunk of a COPY TO stream to `take`, in order, in turns of a few milliseconds
- * between which the event loop runs. (Pulled with `for await`, postgres.js's COPY stream can
- * stall for good when it pauses its socket; handed over as they arrive, the chunks libuv reads
- * in one go, up to 32 of 64 KB, held the loop ~0.2 s.) An error from `take` ends the read once
- * the stream is drained (the connection stays usable).
+ * between which the event loop runs. (Handed over as they arrived, the chunks libuv reads in one
+ * go, up to 32 of 64 KB, held the loop ~0.2 s.) An error from `take` ends the read once the
+ * stream is drained (the connection stays usable).
  */
 function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let failure: unknown = null;
     const queue: Buffer[] = [];
+    let next = 0;
     let queued = 0;
     let ended = false;
     let scheduled = false;
-    let paused = false;
     const finish = () => (failure !== null ? reject(failure) : resolve());
     const handle = () => {
       scheduled = false;
       const until = performance.now() + SLICE_MS;
-      while (queue.length > 0 && performance.now() < until) {
-        const chunk = queue.shift()!;
+      while (next < queue.length && (queued > QUEUE_HIGH_BYTES || performance.now() < until)) {
+        const chunk = queue[next++];
         queued -= chunk.length;
         if (failure !== null) continue;
         try {
@@ -269,9 +268,9 @@ function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Pr
           failure = error;
         }
       }
-      if (paused && queued < QUEUE_LOW_BYTES) {
-        paused = false;
-        stream.resume();
+      if (next === queue.length) {
+        queue.length = 0;
+        next = 0;
       }
       if (queue.length > 0) schedule();
       else if (ended) finish();
@@ -284,10 +283,6 @@ function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Pr
     stream.on('data', (chunk: Buffer) => {
       queue.push(chunk);
       queued += chunk.length;
-      if (!paused && queued > QUEUE_HIGH_BYTES) {
-        paused = true;
-        stream.pause();
-      }
       schedule();
     });
     stream.once('error', reject);

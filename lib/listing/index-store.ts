@@ -137,7 +137,7 @@ function startRefresh(shopId: string, entry: Entry): void {
       // A shop that searches gets its word index rebuilt with the listing index.
       if (previous?.cache.has('search') && !index.cache.has('search')) void searchIndexFor(index, true).catch(() => undefined);
       entry.index = index;
-      if (previous) void warmOrders(index, previous).catch((error) => log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
+      if (previous) void warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
       if (index.version > entry.wanted) entry.wanted = index.version;
       log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms${index.buildSteps ? ` (${index.buildSteps})` : ''}`);
     })
@@ -193,12 +193,26 @@ async function warm(index: ShopIndex): Promise<void> {
  * or any other shop's build (see yieldToBuilds).
  */
 async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> {
+  const turn = () => backgroundTurn(index);
   for (const cacheKey of [...previous.cache.keys()]) {
     if (!cacheKey.startsWith('order:')) continue;
     const [, key, dir] = cacheKey.split(':') as [string, SortKey, 'asc' | 'desc'];
-    await prepareSortedDocuments(index, key, dir, () => yieldToBuilds());
+    await prepareSortedDocuments(index, key, dir, turn);
   }
-  await prepareLocationOnly(index, previous, () => yieldToBuilds());
+  await prepareLocationOnly(index, previous, turn);
+}
+
+/** Ends background work on an index that is no longer its shop's current one (backgroundTurn). */
+const SUPERSEDED = new Error('a newer index of the shop was swapped in');
+
+/**
+ * A turn for background work on `index` (yieldToBuilds), which ends it once a newer index of the
+ * shop is current, unless `wanted`: work left waiting behind builds kept each superseded index
+ * (~0.5 GB at a million products) alive, and a first load's indexes piled up to 7 GB.
+ */
+async function backgroundTurn(index: ShopIndex, wanted: () => boolean = () => false): Promise<void> {
+  await yieldToBuilds(wanted);
+  if (!wanted() && store().entries.get(index.shopId)?.index !== index) throw SUPERSEDED;
 }
 
 /**
@@ -271,7 +285,7 @@ export function searchIndexFor(index: ShopIndex, background = false): Promise<Se
   if (!background) index.cache.set('search-wanted', true);
   const cached = index.cache.get('search') as Promise<SearchIndex> | undefined;
   if (cached) return cached;
-  const turn = () => yieldToBuilds(() => index.cache.has('search-wanted'));
+  const turn = () => backgroundTurn(index, () => index.cache.has('search-wanted'));
   const building = buildSearchIndex(store().sql!, index, turn);
   index.cache.set('search', building);
   // Counted in the memory budget once built.
