@@ -20,12 +20,6 @@ export function watchEventLoop(): () => void {
     if (late > STALL_MS) log(`event loop stalled ${late.toFixed(0)} ms (until ${process.hrtime.bigint() / 1000n} µs)`);
   }, TICK_MS);
   timer.unref();
-  const mem = setInterval(() => {
-    const m = process.memoryUsage();
-    const mb = (n: number) => Math.round(n / 1048576);
-    log(`memory rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`);
-  }, 5000);
-  mem.unref();
   return () => clearInterval(timer);
 }
 
