@@ -173,7 +173,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       else remove(available, doc);
     }
     // Orders do not depend on stock; counts do. Products' stored rows did not change.
-    const kept = ['order:', 'walk:', 'discount:', 'links:', 'search', 'stored-products'];
+    const kept = ['order:', 'walk:', 'discount:', 'links:', 'numeric-order:', 'search', 'stored-products'];
     const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
     return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
