@@ -212,6 +212,52 @@ type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<Ar
 const KEPT_BLOCKS = 32;
 
 /**
+ * A JSON array of at most `limit` facets, each its head (its object's JSON up to `"count":`, or
+ * null to leave it out) and its count. The heads depend on the index alone and are made once per
+ * index version (categoryHead, brandHead): an answer writes up to 1,000 of each block.
+ */
+function jsonList(facets: Facet[], limit: number, head: (facet: Facet) => string | null): string {
+  let out = '[';
+  let written = 0;
+  for (let i = 0; i < facets.length && written < limit; i++) {
+    const start = head(facets[i]);
+    if (start === null) continue;
+    out += `${written++ === 0 ? '' : ','}${start}${facets[i].count}}`;
+  }
+  return `${out}]`;
+}
+
+/** A category facet's JSON up to its count (spec 2.10's listing category), or null for an id not in the tree. */
+function categoryHead(index: ShopIndex, value: number, categoryLink: CardContext['categoryLink']): string | null {
+  const heads = kept<(string | null | undefined)[]>(index, 'category-heads', () => []);
+  let head = heads[value];
+  if (head === undefined) {
+    const node = index.categories.get(index.valueKey[value]);
+    if (node) {
+      const link = categoryLink(node);
+      const parent = node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {};
+      const object = JSON.stringify({ id: node.id, name: node.name, url: link.url, url_handle: link.url_handle, ...parent, alias: node.alias ?? '' });
+      head = `${object.slice(0, -1)},"count":`;
+    } else head = null;
+    heads[value] = head;
+  }
+  return head;
+}
+
+/** A brand facet's JSON up to its count: `{name, picture, count}` (its cheapest product's spelling and picture). */
+function brandHead(index: ShopIndex, facet: Facet): string {
+  const heads = kept<string[]>(index, 'brand-heads', () => []);
+  return (heads[facet.value] ??= `${JSON.stringify({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '' }).slice(0, -1)},"count":`);
+}
+
+/** What `make` gives, kept with the index version under `key`. */
+function kept<T>(index: ShopIndex, key: string, make: () => T): T {
+  let value = index.cache.get(key) as T | undefined;
+  if (value === undefined) index.cache.set(key, (value = make()));
+  return value;
+}
+
+/**
  * The answer's categories, filters, industrial_filters and brands, serialized. They depend on the
  * facet counts (so on the filters), the limits and the filters' order only: a storefront asking
  * for the same page in another order, or the next page, gets them from the index's cache.
@@ -230,27 +276,13 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
     return hit;
   }
   const facets = facetsByDim(index, result);
-  const categories = facets[DIM_CATEGORY]
-    .filter((facet) => index.categories.has(index.valueKey[facet.value]))
-    .slice(0, query.categoryLimit)
-    .map((facet) => {
-      const node = index.categories.get(index.valueKey[facet.value])!;
-      const link = categoryLink(node);
-      return {
-        id: node.id,
-        name: node.name,
-        url: link.url,
-        url_handle: link.url_handle,
-        ...(node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {}),
-        alias: node.alias ?? '',
-        count: facet.count,
-      };
-    });
-  const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
+  const categories = jsonList(facets[DIM_CATEGORY], query.categoryLimit, (facet) => categoryHead(index, facet.value, categoryLink));
+  const brands = jsonList(facets[DIM_BRAND], query.brandLimit, (facet) => brandHead(index, facet));
   // Each block in a buffer of its own (a small one would otherwise hold a slice of Node's shared
   // 8 KB pool, which the memory budget does not see).
-  const json = (value: unknown) => {
-    const bytes = Buffer.from(JSON.stringify(value));
+  const json = (value: unknown) => bytesOf(typeof value === 'string' ? value : JSON.stringify(value));
+  const bytesOf = (text: string) => {
+    const bytes = Buffer.from(text);
     return keepCompressed(bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
   };
   const blocks = {
