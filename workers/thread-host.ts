@@ -50,7 +50,10 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
           });
           resolve();
         } else if (message.kind === 'stopped') settleStopped();
-        else if (message.kind === 'failed' && !ready) reject(new Error(`the job workers' thread failed to start: ${message.message}`));
+        else if (message.kind === 'failed' && !ready) {
+          reject(new Error(`the job workers' thread failed to start: ${message.message}`));
+          void worker.terminate();
+        }
       });
       worker.on('error', (error) => log(`job workers' thread: ${error.stack ?? error.message}`));
       worker.on('exit', (code) => {
@@ -62,9 +65,19 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
         setHandoffCourier(undefined);
         if (stopping) return;
         log(`job workers' thread ended (exit code ${code}); starting another in ${RESTART_MS} ms`);
-        setTimeout(() => void start().catch((error: unknown) => log(String(error))), RESTART_MS).unref();
+        restart();
       });
     });
+  // Another thread after a pause, and again after each one that fails to start (the database
+  // away, say), until one runs.
+  const restart = () =>
+    setTimeout(() => {
+      if (stopping) return;
+      start().catch((error: unknown) => {
+        log(`${String(error)}; trying again in ${RESTART_MS} ms`);
+        restart();
+      });
+    }, RESTART_MS).unref();
 
   await start();
   return async () => {
