@@ -79,6 +79,21 @@ it('paces refreshes while imports keep committing: the next starts only REFRESH_
   }
 }, 60_000);
 
+it('keeps what its queries made when an import changed nothing: the same index under the next version', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(30);
+  const first = await indexFor(sql, shopId);
+  const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&price_min=5`)));
+  runListing(first, query);
+  expect(first.cache.size).toBeGreaterThan(0);
+  // The same items again: stored as they were, the catalog's version moves on.
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 30 }, (_, i) => item(`p${i}`, i + 1))));
+  const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(next.buildSteps).toBe('nothing changed');
+  expect(next.cache).toBe(first.cache);
+  expect(next.available).toBe(first.available);
+});
+
 it('lets background work (orders, a word index) wait while any index is being built, unless a query waits for it', async () => {
   const sql = database.ctx.sql;
   const shopId = await shopWith(40);

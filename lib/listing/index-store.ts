@@ -164,6 +164,9 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       select product_id as id, available, data_version > ${index.version} as changed from product_state
        where shop_id = ${index.shopId} and (version > ${index.version} or data_version > ${index.version})`;
     if (rows.some((row) => row.changed)) return null;
+    // Nothing changed (an import that sent everything as it was): the same index under the new
+    // version, with everything its queries kept (counts, blocks, orders).
+    if (rows.length === 0) return { ...index, version: state.version, buildMs: 0, buildSteps: 'nothing changed' };
     const started = performance.now();
     const available = index.available.slice();
     for (const row of rows) {
