@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'BAD_GATEWAY'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 // The public API answers a credential mismatch with 400 (spec §5, §7); 401 is the admin app's.
@@ -20,6 +21,8 @@ export const statusOf: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Something upstream (an image original) failed; the message says what.
   BAD_GATEWAY: 502,
+  // Busy for now (with Retry-After): nothing was done.
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

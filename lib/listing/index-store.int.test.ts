@@ -84,7 +84,7 @@ it('keeps what its queries made when an import changed nothing: the same index u
   const shopId = await shopWith(30);
   const first = await indexFor(sql, shopId);
   const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&price_min=5`)));
-  runListing(first, query);
+  runListing(first, query, null);
   expect(first.cache.size).toBeGreaterThan(0);
   // The same items again: stored as they were, the catalog's version moves on.
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 30 }, (_, i) => item(`p${i}`, i + 1))));

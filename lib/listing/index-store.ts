@@ -21,15 +21,18 @@ import { buildSearchIndex, type SearchIndex } from './search';
 // queries (refreshing back to back took a core, and halved a load's rate with a storefront
 // reading). A change after a quiet spell is refreshed at once. The pause is cut short so that a
 // change committed just after a refresh began (it waits for that one, the pause and its own)
-// still shows within FRESHNESS_MS: with refreshes of a few seconds (a million products), keeping
-// fresh comes before the imports' share.
+// still shows within FRESHNESS_MS, but never below MIN_PACE times the refresh: with refreshes of
+// several seconds (a million products) back to back, the serving thread did nothing else and
+// storefront reads queued for minutes. A refresh's time includes what its index's predecessor's
+// queries had made and is made again for it (other orders, the word index).
 export const REFRESH_PACE = 1.5;
+export const MIN_PACE = 1;
 export const FRESHNESS_MS = 10_000;
 
 /** When the next refresh may start, after one that ran from `started` to `finished` (ms). */
-export function nextRefreshAt(started: number, finished: number, pace = REFRESH_PACE): number {
+export function nextRefreshAt(started: number, finished: number): number {
   const took = finished - started;
-  return finished + Math.max(0, Math.min(pace * took, FRESHNESS_MS - 2 * took));
+  return finished + Math.max(MIN_PACE * took, Math.min(REFRESH_PACE * took, FRESHNESS_MS - 2 * took));
 }
 
 type Entry = {
@@ -40,6 +43,7 @@ type Entry = {
   refreshDue: number; // performance.now() before which no refresh starts (pacing)
   waiting: ReturnType<typeof setTimeout> | null; // a refresh held back until refreshDue
   refreshes: Refresh[]; // the last few, oldest first
+  settling: boolean; // a refresh's index is swapped in and what its predecessor had made is being made again
 };
 
 /** A build or refresh of a shop's index: when it started and ended (performance.now()), and the version it gave. */
@@ -110,7 +114,7 @@ export function catalogChanged(shopId: string, version: number): void {
 
 /** Starts a refresh if the index is behind and none runs: now, or when the pace allows. */
 function refreshWhenDue(shopId: string, entry: Entry): void {
-  if (entry.building || entry.waiting || !entry.index || entry.index.version >= entry.wanted) return;
+  if (entry.building || entry.settling || entry.waiting || !entry.index || entry.index.version >= entry.wanted) return;
   const wait = entry.refreshDue - performance.now();
   if (wait <= 0) return startRefresh(shopId, entry);
   entry.waiting = setTimeout(() => {
@@ -132,18 +136,24 @@ function startRefresh(shopId: string, entry: Entry): void {
     await warm(next);
     return next;
   })();
-  entry.building
-    .then((index) => {
-      // A shop that searches gets its word index rebuilt with the listing index.
-      if (previous?.cache.has('search') && !index.cache.has('search')) void searchIndexFor(index, true).catch(() => undefined);
+  void entry.building
+    .then(async (index) => {
       entry.index = index;
-      if (previous) void warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
       if (index.version > entry.wanted) entry.wanted = index.version;
       log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms${index.buildSteps ? ` (${index.buildSteps})` : ''}`);
+      // Swapped in: queries (and other shops' builds) go on, while what the previous index's
+      // queries had made is made again for this one, as part of this refresh.
+      entry.settling = true;
+      entry.building = null;
+      // A shop that searches gets its word index rebuilt with the listing index.
+      const search = previous?.cache.has('search') && !index.cache.has('search') ? searchIndexFor(index, true) : undefined;
+      if (previous) await warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
+      await search?.catch(() => undefined);
     })
     .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
     .finally(() => {
       entry.building = null;
+      entry.settling = false;
       noteRefresh(entry, { started, finished: performance.now(), version: entry.index?.version ?? 0 });
       enforceBudget();
       // Imports that committed while this one was building.
@@ -251,7 +261,7 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   await s.listening;
   let entry = s.entries.get(shopId);
   if (!entry) {
-    entry = { index: null, building: null, wanted: 0, lastUsed: 0, refreshDue: 0, waiting: null, refreshes: [] };
+    entry = { index: null, building: null, wanted: 0, lastUsed: 0, refreshDue: 0, waiting: null, refreshes: [], settling: false };
     s.entries.set(shopId, entry);
   }
   entry.lastUsed = ++s.clock;

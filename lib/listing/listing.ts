@@ -9,6 +9,7 @@ import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
+import { withReadSlot } from './in-flight';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
 import { storedProducts } from './stored-products';
@@ -128,8 +129,12 @@ function listingCategoryLink(index: ShopIndex) {
 
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
-/** The listing's answer as JSON, UTF-8 encoded. */
-export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+/** The listing's answer as JSON, UTF-8 encoded (503 while too many reads run: in-flight.ts). */
+export function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+  return withReadSlot(ctx.settings.listing.maxInFlight, () => listingAnswer(ctx, request));
+}
+
+async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
   setIndexBudget(ctx.settings.listing.memoryBytes);

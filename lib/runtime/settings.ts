@@ -51,6 +51,8 @@ export function readSettings() {
     listing: {
       // Listing indexes of every shop in this process together; the least recently used are dropped above it.
       memoryBytes: int('LISTING_MEMORY_MB', 2048) * 1024 * 1024,
+      // Listing and collection reads answered at once by a process; past it, 503 (0: no limit).
+      maxInFlight: int('LISTING_MAX_IN_FLIGHT', 64),
     },
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),
