@@ -1,27 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { baseUrl, catalogShop as shop, importAndWait as importFor, logIn } from './support';
 
-const baseUrl = () => process.env.E2E_BASE_URL!;
-const shop = () => JSON.parse(process.env.E2E_SHOP!) as { shop_id: string; shop_secret: string };
-
-async function logIn(page: Page) {
-  await page.goto(`${baseUrl()}/admin/login`);
-  await page.getByLabel('Email').fill(process.env.E2E_EMAIL!);
-  await page.getByLabel('Password').fill(process.env.E2E_PASSWORD!);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Shops' })).toBeVisible();
-}
-
-async function importAndWait(method: string, resource: string, fields: Record<string, unknown>) {
-  const response = await fetch(`${baseUrl()}/import/${resource}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...shop(), ...fields }) });
-  expect(response.status).toBe(204);
-  const id = Number(response.headers.get('x-import-id'));
-  await expect
-    .poll(async () => {
-      const status = await fetch(`${baseUrl()}/import/status`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...shop(), import_id: id }) });
-      return (await status.json()).status;
-    })
-    .toBe('done');
-}
+const importAndWait = (method: string, resource: string, fields: Record<string, unknown>) => importFor(method, resource, fields, 'done', shop());
 
 test('a merchandiser previews the listing, narrows it by a facet and edits the template', async ({ page }) => {
   await importAndWait('PUT', 'categories', { categories: [{ id: 'jk', name: 'Jackets', parent: null }] });
@@ -39,7 +19,7 @@ test('a merchandiser previews the listing, narrows it by a facet and edits the t
 
   await logIn(page);
   await page.goto(`${baseUrl()}/admin/shops/${shop().shop_id}/listing`);
-  await expect(page.getByRole('heading', { name: 'E2E Outfitters: listing' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Nordkap Outdoor: listing preview' })).toBeVisible();
   const products = page.getByTestId('preview-products');
   await expect(products.locator('li')).toHaveCount(3);
   await expect(page.getByTestId('preview-summary')).toContainText('3 products');
@@ -67,7 +47,7 @@ test('a merchandiser previews the listing, narrows it by a facet and edits the t
 test('a merchandiser creates a collection from rules and sees what it shows', async ({ page }) => {
   await logIn(page);
   await page.goto(`${baseUrl()}/admin/shops/${shop().shop_id}/collections`);
-  await expect(page.getByRole('heading', { name: 'E2E Outfitters: collections' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Nordkap Outdoor: collections' })).toBeVisible();
   await page.getByLabel('Name').fill('Red jackets');
   await page.getByLabel('Rules').fill('{"groups": [{"params": {"Color": ["red"]}, "limit": 5}]');
   await page.getByRole('button', { name: 'Create collection' }).click();

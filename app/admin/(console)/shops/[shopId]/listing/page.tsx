@@ -1,5 +1,5 @@
 import { shopForPage } from '@/lib/staff/page-session';
-import { ShopTabs } from '../shop-tabs';
+import { ShopHeader } from '../shop-tabs';
 import { ListingPreview } from './listing-preview';
 import { ListingSettingsForm } from './listing-settings-form';
 
@@ -9,9 +9,7 @@ export default async function ListingPage({ params }: { params: Promise<{ shopId
   const shop = await shopForPage(shopId);
   return (
     <section>
-      <p className="text-sm text-slate-500">{shop.shop_id}</p>
-      <h1 className="mb-4 text-2xl font-semibold">{shop.name}: listing</h1>
-      <ShopTabs shopId={shop.shop_id} current="listing" />
+      <ShopHeader shop={shop} current="listing" />
       <div className="space-y-10">
         <ListingPreview shopId={shop.shop_id} />
         <ListingSettingsForm shopId={shop.shop_id} />
