@@ -66,3 +66,62 @@ export async function checkPage(page: Page, name: string) {
     await page.setViewportSize(desktop);
   }
 }
+
+const BRANDS = ['Nordkap', 'Fjell', 'Tind', 'Skog', 'Hav', 'Breen', 'Lyng', 'Vidde', 'Elv', 'Stein'];
+const COLORS = ['red', 'blue', 'green'];
+
+/** The catalog shop's products: 40 (the last out of stock), of ten brands, in three levels of categories. */
+export function catalogItems() {
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < 40; i++) {
+    const jacket = i < 24;
+    const category = jacket ? (i % 2 ? 'jk-rain' : 'jk-down') : i < 34 ? 'bt-winter' : 'acc-caps';
+    const price = 40 + i * 10;
+    items.push({
+      id: `p${String(i).padStart(2, '0')}`,
+      name: i === 0 ? 'Storm jacket' : `${jacket ? 'Jacket' : category === 'acc-caps' ? 'Cap' : 'Boot'} ${i}`,
+      price,
+      ...(i % 4 === 0 ? { oldprice: price + 20 } : {}),
+      categories: [category],
+      brand: BRANDS[i % BRANDS.length],
+      url: `https://shop.example/p/${i}`,
+      picture: `https://cdn.example/p/${i}.jpg`,
+      params: [
+        { name: 'Color', value: [category === 'acc-caps' ? 'black' : COLORS[i % COLORS.length]] },
+        { name: 'Weight', value: [500 + i * 30], unit: 'g' },
+      ],
+      ...(i % 5 === 0 ? { locations: [{ id: 'osl', price: price - 5, stock_quantity: 3 }] } : {}),
+      ...(i === 39 ? { available: false } : {}),
+    });
+  }
+  return items;
+}
+
+/**
+ * The catalog shop's fixture, sent by each spec that uses it (an unchanged catalog sent again
+ * changes nothing): Outdoor › Jackets › Rain/Down, Outdoor › Boots › Winter, Accessories › Caps;
+ * Norway › Oslo, Bergen.
+ */
+export async function seedCatalog() {
+  const credentials = catalogShop();
+  await importAndWait(
+    'POST',
+    'categories',
+    {
+      categories: [
+        { id: 'out', name: 'Outdoor', parent: null },
+        { id: 'jk', name: 'Jackets', parent: 'out' },
+        { id: 'jk-rain', name: 'Rain jackets', parent: 'jk' },
+        { id: 'jk-down', name: 'Down jackets', parent: 'jk' },
+        { id: 'bt', name: 'Boots', parent: 'out' },
+        { id: 'bt-winter', name: 'Winter boots', parent: 'bt' },
+        { id: 'acc', name: 'Accessories', parent: null },
+        { id: 'acc-caps', name: 'Caps', parent: 'acc' },
+      ],
+    },
+    'done',
+    credentials,
+  );
+  await importAndWait('POST', 'locations', { locations: [{ id: 'no', name: 'Norway', parent: null }, { id: 'osl', name: 'Oslo', parent: 'no' }, { id: 'brg', name: 'Bergen', parent: 'no' }] }, 'done', credentials);
+  await importAndWait('PUT', 'products', { items: catalogItems() }, 'done', credentials);
+}

@@ -1,15 +1,15 @@
 import { shopForPage } from '@/lib/staff/page-session';
 import { ShopHeader } from '../shop-tabs';
-import { CollectionsEditor } from './collections-editor';
+import { CollectionsList } from './collections-list';
 
-// GET /admin/shops/:shopId/collections – curated collections: rules and what they show
+// GET /admin/shops/:shopId/collections – the shop's collections, their sizes and rules in words
 export default async function CollectionsPage({ params }: { params: Promise<{ shopId: string }> }) {
   const { shopId } = await params;
   const shop = await shopForPage(shopId);
   return (
     <section>
       <ShopHeader shop={shop} current="collections" />
-      <CollectionsEditor shopId={shop.shop_id} />
+      <CollectionsList shopId={shop.shop_id} />
     </section>
   );
 }

@@ -2,11 +2,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useRef } from 'react';
+import { useRouter } from 'next/navigation';
 import type { ImportsPage } from '@/lib/imports/browse-imports';
 import { OPERATION_LABELS, OPERATION_NAMES } from '@/lib/imports/operation-labels';
 import { api } from '@/app/admin/_ui/api-client';
+import { useQueryState } from '@/app/admin/_ui/query-state';
 import { EmptyState, ErrorState, LoadingState, inputClass, linkClass, secondaryButtonClass } from '@/app/admin/_ui/feedback';
 import { formatCount, formatDateTime, formatDuration, plural } from '@/app/admin/_ui/format';
 import { ImportItems, ImportStatus, WebhookBadge } from './import-labels';
@@ -34,8 +34,7 @@ function apiQuery(search: URLSearchParams): string {
 
 export function ImportsHistory({ shopId }: { shopId: string }) {
   const router = useRouter();
-  const pathname = usePathname();
-  const search = useSearchParams();
+  const { search, go } = useQueryState();
   const query = apiQuery(search);
   const { data, error, isPending, dataUpdatedAt } = useQuery({
     queryKey: ['imports', shopId, query],
@@ -45,20 +44,6 @@ export function ImportsHistory({ shopId }: { shopId: string }) {
     placeholderData: (previous) => previous,
   });
 
-  // Changes made before the address has caught up build on each other, not on a stale one.
-  const latest = useRef<string | null>(null);
-  useEffect(() => {
-    latest.current = null;
-  }, [search]);
-  const go = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(latest.current ?? search.toString());
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    latest.current = next.toString();
-    router.replace(`${pathname}${next.size ? `?${next}` : ''}`, { scroll: false });
-  };
   const filtering = FILTERS.some((key) => search.get(key));
 
   return (
