@@ -20,7 +20,7 @@ test('a merchandiser builds a collection from pickers, sees what it shows, edits
   await group.getByLabel('At most').fill('3');
   await expect(page.getByTestId('collection-count')).toHaveText('3 products');
   await page.getByRole('button', { name: 'Create collection' }).click();
-  await expect(page.getByRole('status')).toHaveText('Collection created.');
+  await expect(page.getByText('Collection created.')).toBeVisible();
   await expect(page).toHaveURL(/\/collections\/\d+\?created=1$/);
   const id = Number(/collections\/(\d+)/.exec(page.url())![1]);
   const shown = async () => (await (await fetch(`${baseUrl()}/collection/${id}?shop_id=${shop().shop_id}`)).json()).products.length;
@@ -32,20 +32,20 @@ test('a merchandiser builds a collection from pickers, sees what it shows, edits
   const json = page.getByLabel('Rules as JSON');
   await json.fill(JSON.stringify({ groups: [{ categories: ['jk-rain'], brands: ['Nope'], limit: 5 }, { categories: ['acc-caps'], discount: true }] }));
   await expect(page.getByTestId('collection-warnings')).toContainText('Group 1: no product in stock is of brand Nope');
-  await expect(page.getByTestId('collection-count')).toHaveText('2 products');
+  await expect(page.getByTestId('collection-count')).toHaveText('1 product');
   await json.fill(JSON.stringify({ groups: [{ categories: ['jk-rain'], limit: 0 }] }));
   await page.getByRole('button', { name: 'Save collection' }).click();
   await expect(page.locator('form').getByRole('alert')).toHaveText('rules.groups[0].limit must be at least 1');
   await json.fill(JSON.stringify({ groups: [{ categories: ['jk-rain'], limit: 5 }, { categories: ['acc-caps'], discount: true }] }));
   await page.getByRole('button', { name: 'Save collection' }).click();
   await expect(page.locator('form').getByRole('status')).toHaveText('Saved. Storefronts see the new rules within seconds.');
-  await expect.poll(shown).toBe(7);
+  await expect.poll(shown).toBe(6);
   await page.getByRole('tab', { name: 'Rule builder' }).click();
   await expect(page.getByTestId('group-2')).toBeVisible();
 
   await page.getByRole('link', { name: 'All collections' }).click();
   const row = page.getByTestId(`collection-${id}`);
-  await expect(row).toContainText('7 products');
+  await expect(row).toContainText('6 products');
   await expect(row).toContainText('Rain jackets · up to 5');
   await expect(row).toContainText('or Caps · on sale');
   await checkPage(page, 'collections');

@@ -15,12 +15,12 @@ test('email flags can be seen, added, removed and exported', async ({ page }) =>
   const reader = page.getByTestId('flags-reader@example.com');
   await expect(reader).toContainText('unsubscribed');
 
-  await page.getByLabel('Email').fill('new@example.com');
-  await page.getByLabel('Flag').selectOption('hard_bounced');
+  await page.getByLabel('Email', { exact: true }).fill('new@example.com');
+  await page.getByLabel('Flag', { exact: true }).selectOption('hard_bounced');
   await page.getByRole('button', { name: 'Add flag' }).click();
   await expect(page.getByTestId('flags-new@example.com')).toContainText('hard_bounced');
 
-  await page.getByLabel('Email').fill('not an email');
+  await page.getByLabel('Email', { exact: true }).fill('not an email');
   await page.getByRole('button', { name: 'Add flag' }).click();
   await expect(page.locator('form [role=alert]')).toHaveText('email must be a valid email address');
   await expect(page.getByRole('status').filter({ hasText: 'flagged' })).toHaveCount(0);

@@ -25,7 +25,7 @@ function Picker({ label, options, chosen, onChange }: { label: string; options: 
         <div className="max-h-48 overflow-auto">
           {shown.map((o) => (
             <label key={o.value} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={chosen.includes(o.value)} onChange={() => onChange(chosen.includes(o.value) ? chosen.filter((v) => v !== o.value) : [...chosen, o.value])} />
+              <input type="checkbox" aria-label={o.label} checked={chosen.includes(o.value)} onChange={() => onChange(chosen.includes(o.value) ? chosen.filter((v) => v !== o.value) : [...chosen, o.value])} />
               <span className="break-anywhere flex-1">{o.label}</span>
               {o.count !== undefined && <span className="text-slate-600">{formatCount(o.count)}</span>}
             </label>
