@@ -13,6 +13,8 @@ test('the catalog browser finds products by id, name, category, brand and stock,
   await expect(page.getByTestId('products-total')).toHaveText('1 product');
   await page.getByLabel('Id or name').fill('');
   await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByTestId('products-total')).toHaveText('40 products');
+  await expect(page).not.toHaveURL(/q=/);
   await page.getByLabel('Category (and below)').selectOption({ label: 'Outdoor › Boots (10)' });
   await expect(page.getByTestId('products-total')).toHaveText('10 products');
   await page.getByLabel('Availability').selectOption('out_of_stock');

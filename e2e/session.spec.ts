@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { baseUrl, checkPage, logIn, merchandiser, shop } from './support';
+import { baseUrl, checkPage, logIn, merchandiser, shop, submitSignIn } from './support';
 
 test('signing in is required, refuses a wrong password, and returns to the page asked for', async ({ page }) => {
   const wanted = `/admin/shops/${shop().shop_id}/imports?status=failed`;
@@ -9,7 +9,7 @@ test('signing in is required, refuses a wrong password, and returns to the page 
   expect(api.status()).toBe(401);
   expect(await api.json()).toEqual({ status: 'error', payload: { message: 'Sign in first' } });
 
-  await logIn(page, { ...merchandiser(), password: 'not the password' }, false).catch(() => undefined);
+  await submitSignIn(page, { ...merchandiser(), password: 'not the password' }, false);
   await expect(page.locator('form [role=alert]')).toHaveText('Wrong email or password');
   await checkPage(page, 'sign-in');
   await logIn(page, merchandiser(), false);

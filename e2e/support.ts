@@ -10,12 +10,17 @@ export const otherShop = () => JSON.parse(process.env.E2E_OTHER_SHOP!) as { shop
 export const merchandiser = () => ({ email: process.env.E2E_EMAIL!, password: process.env.E2E_PASSWORD! });
 export const admin = () => ({ email: process.env.E2E_ADMIN_EMAIL!, password: process.env.E2E_ADMIN_PASSWORD! });
 
-/** Signs in on the sign-in page (already open, or opened here) and waits to leave it. */
-export async function logIn(page: Page, who = merchandiser(), open = true) {
+/** Fills the sign-in form (already open, or opened here) and sends it. */
+export async function submitSignIn(page: Page, who: { email: string; password: string }, open = true) {
   if (open) await page.goto(`${baseUrl()}/admin/login`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in and waits to leave the sign-in page. */
+export async function logIn(page: Page, who = merchandiser(), open = true) {
+  await submitSignIn(page, who, open);
   await expect(page).not.toHaveURL(/\/admin\/login/);
 }
 
@@ -90,7 +95,7 @@ export function catalogItems() {
         { name: 'Color', value: [category === 'acc-caps' ? 'black' : COLORS[i % COLORS.length]] },
         { name: 'Weight', value: [500 + i * 30], unit: 'g' },
       ],
-      ...(i % 5 === 0 ? { locations: [{ id: 'osl', price: price - 5, stock_quantity: 3 }] } : {}),
+      ...(i % 5 === 0 ? { locations: [{ location: 'osl', price: price - 5, stock_quantity: 3 }] } : {}),
       ...(i === 39 ? { available: false } : {}),
     });
   }

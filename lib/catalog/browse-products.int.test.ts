@@ -23,11 +23,12 @@ it('browses a shop’s products by text, category and below, brand and stock, an
     { id: 'land', name: 'Land', parent: null },
     { id: 'town', name: 'Town', parent: 'land' },
   ]);
-  await imports.put(shop.shop_id, [
-    productItem('a1', { name: 'Red Axe', brand: 'Acme', categories: ['leaf', 'side'], params: [{ name: 'Weight', value: [900], unit: 'g' }], locations: [{ id: 'town', price: 80 }] }),
+  const outcome = await imports.put(shop.shop_id, [
+    productItem('a1', { name: 'Red Axe', brand: 'Acme', categories: ['leaf', 'side'], params: [{ name: 'Weight', value: [900], unit: 'g' }], locations: [{ location: 'town', price: 80 }] }),
     productItem('a2', { name: 'Blue axe', brand: 'ACME', categories: ['mid'] }),
     productItem('b1', { name: '100% wool', brand: 'Other', categories: ['side'], available: false }),
   ]);
+  expect(outcome.errors).toEqual([]);
   await imports.put(other.shop_id, [productItem('a3', { name: 'Red axe elsewhere' })]);
   const page = (query: Record<string, unknown>) => pageProducts(ctx, shop.shop_id, query).then((p) => [p.total, p.products.map((r) => r.id)]);
 

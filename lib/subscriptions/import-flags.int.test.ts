@@ -17,8 +17,8 @@ it('imports flags from CSV as the export writes it, skipping the lines it cannot
     changed: 3,
     unchanged: 0,
     rejected: [
-      { line: 6, message: 'nope is not an email address' },
-      { line: 7, message: 'frozen is not a flag (complained, hard_bounced, blacklisted, unsubscribed)' },
+      { line: 7, message: 'nope is not an email address' },
+      { line: 8, message: 'frozen is not a flag (complained, hard_bounced, blacklisted, unsubscribed)' },
     ],
   });
   const flags = Object.fromEntries((await listEmailFlags(ctx, shop.shop_id)).map((f) => [f.email, f.flags]));

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { dangerButtonClass, secondaryButtonClass } from './feedback';
 
 /**
@@ -9,6 +9,7 @@ import { dangerButtonClass, secondaryButtonClass } from './feedback';
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -16,8 +17,8 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} onCancel={onCancel} aria-labelledby="confirm-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-5 shadow-xl backdrop:bg-slate-900/40">
-      <h2 id="confirm-title" className="text-lg font-semibold">
+    <dialog ref={ref} onCancel={onCancel} aria-labelledby={titleId} className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-5 shadow-xl backdrop:bg-slate-900/40">
+      <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>
       <div className="mt-2 text-sm text-slate-700">{children}</div>

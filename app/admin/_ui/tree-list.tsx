@@ -1,6 +1,6 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { TreeNode } from '@/lib/catalog/browse-trees';
 
 type Branch = { node: TreeNode; children: Branch[] };
@@ -24,22 +24,33 @@ export function pathName(nodes: Map<string, TreeNode>, node: TreeNode): string {
 }
 
 /**
- * A tree as nested lists; branches open and close with the keyboard (<details>). `render` draws a
- * node's own line.
+ * A tree as nested lists; a branch opens and closes with its own button (keyboard and screen
+ * readers alike), beside the node's line that `render` draws (which may hold buttons of its own).
  */
 export function TreeList({ nodes, render, openDepth = 1, label }: { nodes: TreeNode[]; render: (node: TreeNode) => ReactNode; openDepth?: number; label: string }) {
+  const [toggled, setToggled] = useState<Set<string>>(new Set());
+  const isOpen = (node: TreeNode) => (node.depth < openDepth) !== toggled.has(node.id);
+  const toggle = (id: string) => {
+    const next = new Set(toggled);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setToggled(next);
+  };
   const draw = (branches: Branch[]): ReactNode => (
     <ul className="space-y-0.5">
       {branches.map(({ node, children }) => (
         <li key={node.id} className="pl-3">
-          {children.length ? (
-            <details open={node.depth < openDepth}>
-              <summary className="cursor-pointer py-0.5">{render(node)}</summary>
-              {draw(children)}
-            </details>
-          ) : (
-            <div className="py-0.5 pl-4">{render(node)}</div>
-          )}
+          <div className="flex items-start gap-1 py-0.5">
+            {children.length ? (
+              <button type="button" aria-expanded={isOpen(node)} aria-label={`${isOpen(node) ? 'Close' : 'Open'} ${node.name}`} onClick={() => toggle(node.id)} className="w-4 shrink-0 text-slate-700">
+                {isOpen(node) ? '▾' : '▸'}
+              </button>
+            ) : (
+              <span className="w-4 shrink-0" />
+            )}
+            <span className="min-w-0">{render(node)}</span>
+          </div>
+          {children.length > 0 && isOpen(node) && draw(children)}
         </li>
       ))}
     </ul>

@@ -20,7 +20,7 @@ export function ShopHeader({ shop, current, title, children }: { shop: { shop_id
   return (
     <div className="mb-6">
       <p className="break-anywhere text-sm text-slate-600">
-        <Link href="/admin" className="hover:underline">
+        <Link href="/admin" className="underline underline-offset-2">
           Shops
         </Link>{' '}
         / <span className="font-mono text-xs">{shop.shop_id}</span>

@@ -34,7 +34,7 @@ export function CatalogBrowser({ shopId }: { shopId: string }) {
       {view === 'products' && <ProductsView shopId={shopId} trees={trees.data} search={search} go={go} />}
       {view !== 'products' && trees.isPending && <LoadingState>Counting products per node…</LoadingState>}
       {view !== 'products' && trees.error && <ErrorState>{trees.error.message}</ErrorState>}
-      {view === 'categories' && trees.data && <TreeView nodes={trees.data.categories} kind="categories" onPick={(id) => go({ view: null, category: id, page: null })} />}
+      {view === 'categories' && trees.data && <TreeView nodes={trees.data.categories} kind="categories" onPick={(id) => go({ view: null, category: id, q: null, brand: null, availability: null })} />}
       {view === 'locations' && trees.data && <TreeView nodes={trees.data.locations} kind="locations" />}
     </div>
   );

@@ -74,16 +74,16 @@ export function FlagsTable({ shopId }: { shopId: string }) {
           Email
           <input name="email" required className={`${inputClass} sm:w-72`} />
         </label>
-        <label className="text-sm font-medium">
-          Flag
-          <select name="event" className={inputClass}>
+        <div className="text-sm font-medium">
+          <label htmlFor="add-flag-event">Flag</label>
+          <select id="add-flag-event" name="event" className={inputClass}>
             {EVENTS.map((e) => (
               <option key={e} value={e}>
                 {e}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" className={buttonClass}>
           Add flag
         </button>

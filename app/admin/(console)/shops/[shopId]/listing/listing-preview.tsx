@@ -188,7 +188,7 @@ export function ListingPreview({ shopId, currency }: { shopId: string; currency:
       </form>
 
       {chips.length > 0 && (
-        <div className="flex flex-wrap items-center gap-2" data-testid="preview-chips" aria-label="Chosen filters">
+        <div className="flex flex-wrap items-center gap-2" data-testid="preview-chips" role="group" aria-label="Chosen filters">
           {chips.map((chip) => (
             <button key={chip.label} type="button" onClick={chip.remove} className="break-anywhere rounded-full border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100" aria-label={`Remove ${chip.label}`}>
               {chip.label} <span aria-hidden="true">×</span>
@@ -217,6 +217,7 @@ export function ListingPreview({ shopId, currency }: { shopId: string; currency:
               <TreeList
                 nodes={trees.data?.categories ?? []}
                 label="Category tree"
+                openDepth={2}
                 render={(node) => {
                   const chosen = list(search.get('categories')).includes(node.id);
                   return (

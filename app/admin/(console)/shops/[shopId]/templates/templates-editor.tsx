@@ -15,27 +15,28 @@ export function TemplatesEditor({ shopId }: { shopId: string }) {
   const { search, go } = useQueryState();
   const kind: TemplateKind = search.get('kind') === 'collection' ? 'collection' : 'listing';
   const { data, error } = useQuery({ queryKey: ['templates', shopId], queryFn: () => api<Templates>(`/admin/api/shops/${shopId}/templates`) });
+  // Kept here: a save gives the editor a new version, and a fresh editor.
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   return (
     <div className="space-y-4">
       <div role="tablist" aria-label="Template" className="flex gap-2">
         {(['listing', 'collection'] as const).map((k) => (
-          <button key={k} type="button" role="tab" aria-selected={kind === k} onClick={() => go({ kind: k === 'listing' ? null : k })} className={`rounded-md border px-3 py-1 text-sm ${kind === k ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-300 bg-white text-slate-800'}`}>
+          <button key={k} type="button" role="tab" aria-selected={kind === k} onClick={() => (setMessage(null), go({ kind: k === 'listing' ? null : k }))} className={`rounded-md border px-3 py-1 text-sm ${kind === k ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-300 bg-white text-slate-800'}`}>
             {k === 'listing' ? 'Listing template' : 'Collection template'}
           </button>
         ))}
       </div>
       {error && <ErrorState>Could not load the templates: {error.message}</ErrorState>}
       {!data && !error && <LoadingState>Loading templates…</LoadingState>}
-      {data && <Editor key={`${kind}:${data[kind].versions[0]?.id ?? 0}`} shopId={shopId} template={data[kind]} />}
+      {data && <Editor key={`${kind}:${data[kind].versions[0]?.id ?? 0}`} shopId={shopId} template={data[kind]} message={message} setMessage={setMessage} />}
     </div>
   );
 }
 
-function Editor({ shopId, template }: { shopId: string; template: ShopTemplate }) {
+function Editor({ shopId, template, message, setMessage }: { shopId: string; template: ShopTemplate; message: { ok: boolean; text: string } | null; setMessage: (message: { ok: boolean; text: string } | null) => void }) {
   const client = useQueryClient();
   // The built-in template is where editing starts when the shop has none of its own.
   const [draft, setDraft] = useState(template.source ?? template.default_source);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [preview, setPreview] = useState<{ html: string } | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
