@@ -60,6 +60,7 @@ function Editor({ shopId, currency, collection, choices, locations }: { shopId: 
       if (collection) {
         client.invalidateQueries({ queryKey: ['collection', shopId, collection.id] });
         setMessage({ ok: true, text: 'Saved. Storefronts see the new rules within seconds.' });
+        router.refresh(); // the title shows the name
       } else router.push(`/admin/shops/${shopId}/collections/${(saved as { id: number }).id}?created=1`);
     },
     onError: (e) => setMessage({ ok: false, text: e.message }),
