@@ -74,6 +74,10 @@ export function ListingPreview({ shopId, currency }: { shopId: string; currency:
     placeholderData: keepPreviousData,
     retry: false,
   });
+  // An answer that failed leaves the last good one on screen, the error beside its control.
+  const [lastGood, setLastGood] = useState<Answer | undefined>(undefined);
+  if (data && data !== lastGood) setLastGood(data);
+  const shown = data ?? lastGood;
   const trees = useQuery({ queryKey: ['trees', shopId], queryFn: () => api<Trees>(`/admin/api/shops/${shopId}/catalog/trees`) });
   const units = useQuery({ queryKey: ['units', shopId], queryFn: () => api<{ units: Record<string, string> }>(`/admin/api/shops/${shopId}/catalog/units`) });
   const [text, setText] = useState(search.get('search_query') ?? '');
@@ -123,7 +127,7 @@ export function ListingPreview({ shopId, currency }: { shopId: string; currency:
   if (search.get('available') === 'false') chips.push({ label: 'Out of stock included', remove: () => go({ available: null }) });
   if (search.get('collapse') === 'false') chips.push({ label: 'Every variant', remove: () => go({ collapse: null }) });
 
-  const listing = data?.listing;
+  const listing = shown?.listing;
   const resultCounts = new Map((listing?.categories ?? []).map((c) => [c.id, c.count]));
 
   return (
@@ -327,7 +331,7 @@ export function ListingPreview({ shopId, currency }: { shopId: string; currency:
                   · prices {money(listing.price_range.min)}–{money(listing.price_range.max)}, median {money(listing.price_median)}
                 </>
               )}{' '}
-              · {data.engineMs.toFixed(0)} ms, {plural(listing.requests_count, 'engine query', 'engine queries')}
+              · {shown!.engineMs.toFixed(0)} ms, {plural(listing.requests_count, 'engine query', 'engine queries')}
               {isFetching && <span className="ml-2 text-slate-600">Updating…</span>}
             </p>
             <div role="tablist" aria-label="Show the answer as" className="flex flex-wrap gap-2">
