@@ -13,6 +13,7 @@ test('a merchandiser narrows the listing as a storefront would, and the state li
   await expect(summary).toContainText(/\d+ ms, \d+ engine (query|queries)/);
   await expect(products.locator('li')).toHaveCount(24);
   await expect(page.getByTestId('range-Weight')).toContainText('500 – 1,640 g');
+  await checkPage(page, 'listing-preview-all');
 
   // Categories are a tree of names; choosing one narrows the result and shows as a chip.
   const facets = page.getByTestId('preview-facets');

@@ -7,7 +7,7 @@ const args = (...argv: string[]) => parseArgs(argv, BOOLEAN_FLAGS);
 
 it('answers --help for the whole CLI, a group and every command, without asking for values', () => {
   expect(Object.keys(HELP).sort()).toEqual(Object.keys(commands).sort());
-  for (const argv of [['--help'], ['help'], []]) {
+  for (const argv of [['--help'], ['help']]) {
     expect(wantsHelp(args(...argv))).toBe(true);
     expect((helpFor(args(...argv)) as { commands: unknown[] }).commands).toHaveLength(Object.keys(commands).length);
   }
@@ -21,4 +21,6 @@ it('answers --help for the whole CLI, a group and every command, without asking 
   expect(helpFor(args('help', 'user', 'create'))).toMatchObject({ command: 'user create' });
   expect(() => helpFor(args('nothing', '--help'))).toThrow('unknown command "nothing"');
   expect(wantsHelp(args('shop', 'list'))).toBe(false);
+  // No command at all stays an error naming the commands (cli.int.test.ts).
+  expect(wantsHelp(args())).toBe(false);
 });

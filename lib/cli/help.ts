@@ -39,5 +39,5 @@ export function helpFor(args: ParsedArgs): unknown {
 }
 
 export function wantsHelp(args: ParsedArgs): boolean {
-  return args.flags.has('help') || args.words[0] === 'help' || args.words.length === 0;
+  return args.flags.has('help') || args.words[0] === 'help';
 }

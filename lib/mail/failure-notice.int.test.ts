@@ -194,7 +194,7 @@ describe('failure notices without SMTP_URL', () => {
         items: '13 sent, 1 applied, 12 rejected',
         failed: '12 of 13 items were rejected; the other one was applied',
         heading: 'First errors (10 of 12):',
-        errors: Array.from({ length: 10 }, (_, i) => `#${i + 1}, id bad${i}: name is required`),
+        errors: Array.from({ length: 10 }, (_, i) => `item ${i + 2}, id bad${i}: name is required`),
       }),
     );
     expect(row.html).toContain(`Import <b>#${importId}</b> of shop <b>Outbox Shop</b> (${shop.shop_id}) failed.`);
