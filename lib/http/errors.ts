@@ -2,6 +2,7 @@ export type ErrorCode =
   | 'VALIDATION'
   | 'UNAUTHORIZED'
   | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
@@ -15,6 +16,8 @@ export const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHORIZED: 400,
   UNAUTHENTICATED: 401,
+  // Signed in, but the admin app's page or action is for admins only.
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   RATE_LIMITED: 429,
   PAYLOAD_TOO_LARGE: 413,

@@ -21,7 +21,9 @@ const WEBHOOK_ERRORS = 100;
 function summarise(outcome: ImportOutcome, total: number | null, failure?: string): string | null {
   if (failure) return failure;
   if (outcome.rejected > 0) {
-    return `${outcome.rejected} of ${total ?? outcome.itemsTotal} items were rejected; the other ${outcome.applied} were applied`;
+    const rejected = `${outcome.rejected} of ${total ?? outcome.itemsTotal} items ${outcome.rejected === 1 ? 'was' : 'were'} rejected`;
+    const applied = outcome.applied === 0 ? 'none was applied' : outcome.applied === 1 ? 'the other one was applied' : `the other ${outcome.applied} were applied`;
+    return `${rejected}; ${applied}`;
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { prepareAhead, startPreparing } from '@/lib/catalog/prepare-ahead';
 import { bodyItems, makeDigests, type SentItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
+import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
 import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport } from './finish-import';
 import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
@@ -15,11 +16,6 @@ import { Phases } from './phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from './outcome';
 
-// Advisory-lock classes: "this shop's imports are being applied" (held by the applier's session)
-// and, inside each apply transaction, the same claim again, so that even if the session lock were
-// lost with its idle connection no two transactions apply a shop's imports at once.
-const SHOP_IMPORT_LOCK = 7_301;
-export const SHOP_APPLY_TX_LOCK = 7_302;
 
 type Pending = { id: number; operation: Operation };
 

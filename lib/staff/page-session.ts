@@ -1,15 +1,27 @@
-import { cookies } from 'next/headers';
-import { notFound, redirect } from 'next/navigation';
+import { cookies, headers } from 'next/headers';
+import { forbidden, notFound, redirect } from 'next/navigation';
 import { appContext } from '@/lib/runtime/context';
-import { SESSION_COOKIE, sessionUser } from './sessions';
 import { listShops } from '@/lib/shops/manage-shops';
+import { signInPath } from './return-path';
+import { SESSION_COOKIE, sessionUser } from './sessions';
 import { canSeeShop, plausibleShopId, type StaffUser } from './users';
 
-/** For admin pages: the signed-in staff member, or a redirect to the login page. */
+/**
+ * For admin pages: the signed-in staff member; without a session (none, expired or ended), a
+ * redirect to sign in and back to this page (proxy.ts tells the path).
+ */
 export async function staffForPage(): Promise<StaffUser> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const user = await sessionUser(appContext(), token);
-  if (!user) redirect('/admin/login');
+  // A cookie that names no live session: it expired or was ended, and the sign-in page says so.
+  if (!user) redirect(signInPath((await headers()).get('x-vitrine-path'), token !== undefined));
+  return user;
+}
+
+/** For admin-only pages (shops, staff, outbox): the admin, or the app's 403 page. */
+export async function adminForPage(): Promise<StaffUser> {
+  const user = await staffForPage();
+  if (!user.isAdmin) forbidden();
   return user;
 }
 
@@ -18,5 +30,5 @@ export async function shopForPage(shopId: string) {
   const user = await staffForPage();
   const [shop] = canSeeShop(user, shopId) && plausibleShopId(shopId) ? await listShops(appContext(), [shopId]) : [];
   if (!shop) notFound();
-  return shop;
+  return { ...shop, user };
 }

@@ -1,4 +1,4 @@
-import { deleteCollection, updateCollection } from '@/lib/collections/manage-collections';
+import { deleteCollection, getCollection, updateCollection } from '@/lib/collections/manage-collections';
 import { readJsonBody } from '@/lib/http/body';
 import { AppError } from '@/lib/http/errors';
 import { shopRoute } from '@/lib/staff/shop-route';
@@ -10,6 +10,9 @@ function collectionId(id: string): number {
   if (!/^\d{1,10}$/.test(id) || Number(id) > 2_147_483_647) throw new AppError('NOT_FOUND', 'Collection not found');
   return Number(id);
 }
+
+// GET /admin/api/shops/:shopId/collections/:id – its name and rules
+export const GET = shopRoute<{ shopId: string; id: string }>(async (_req, { ctx, shopId, params }) => Response.json(await getCollection(ctx, shopId, collectionId(params.id))));
 
 // PUT /admin/api/shops/:shopId/collections/:id – rename it or change its rules
 export const PUT = shopRoute<{ shopId: string; id: string }>(async (req, { ctx, shopId, params }) =>
