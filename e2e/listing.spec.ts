@@ -12,6 +12,8 @@ test('a merchandiser narrows the listing as a storefront would, and the state li
   await expect(summary).toContainText('39 products');
   await expect(summary).toContainText(/\d+ ms, \d+ engine (query|queries)/);
   await expect(products.locator('li')).toHaveCount(24);
+  // The catalog's pictures sit on a host nothing reaches: a quiet placeholder, not a broken image.
+  await expect(products.locator('li').first().getByTestId('no-picture')).toHaveText('No picture');
   await expect(page.getByTestId('range-Weight')).toContainText('500 – 1,640 g');
   await checkPage(page, 'listing-preview-all');
 

@@ -12,6 +12,7 @@ import { api, ApiError } from '@/app/admin/_ui/api-client';
 import { ConfirmDialog } from '@/app/admin/_ui/confirm-dialog';
 import { ErrorState, FormMessage, LoadingState, buttonClass, inputClass, linkClass, secondaryButtonClass } from '@/app/admin/_ui/feedback';
 import { formatCount, plural } from '@/app/admin/_ui/format';
+import { ProductImage } from '@/app/admin/_ui/product-image';
 import { GroupEditor, type Choices } from './rule-builder';
 
 type Facets = { brands: { name: string; count: number }[]; filters: Record<string, { values: Record<string, number>; ranges?: unknown }> };
@@ -212,8 +213,7 @@ function Editor({ shopId, currency, collection, choices, locations }: { shopId: 
             <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3" data-testid="collection-products">
               {preview.data.products.map((p) => (
                 <li key={p.id} className="rounded-lg border border-slate-200 bg-white p-2 text-xs">
-                  {/* eslint-disable-next-line @next/next/no-img-element -- the service's own resizer */}
-                  {p.picture && <img src={p.picture} alt="" width={120} height={120} loading="lazy" className="mx-auto aspect-square w-full max-w-28 rounded bg-slate-100 object-contain" />}
+                  <ProductImage src={p.picture} alt="" size={112} className="mx-auto" />
                   <p className="break-anywhere mt-1 font-medium">{p.name}</p>
                   <p>
                     {money(p.price)} · group {p.group + 1}

@@ -6,6 +6,7 @@ import type { ProductDetail } from '@/lib/catalog/browse-products';
 import { api } from '@/app/admin/_ui/api-client';
 import { Badge, ErrorState, LoadingState, linkClass } from '@/app/admin/_ui/feedback';
 import { formatDateTime, formatNumber } from '@/app/admin/_ui/format';
+import { ProductImage } from '@/app/admin/_ui/product-image';
 
 function show(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -141,8 +142,7 @@ export function ProductView({ shopId, productId }: { shopId: string; productId: 
         <ul className="flex flex-wrap items-end gap-3">
           {p.images.map((image) => (
             <li key={image.size} className="text-center text-xs text-slate-700">
-              {/* eslint-disable-next-line @next/next/no-img-element -- the service's own resizer */}
-              <img src={image.url} alt={`${show(p.data.name)}, ${image.size} px`} width={Math.min(image.size, 160)} height={Math.min(image.size, 160)} loading="lazy" className="rounded bg-slate-100 object-contain" />
+              <ProductImage src={image.url} alt={`${show(p.data.name)}, ${image.size} px`} size={Math.min(image.size, 160)} />
               {image.size} px
             </li>
           ))}
