@@ -7,7 +7,7 @@
 import { applyAvailability } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { scanJson } from '@/lib/http/json-scan';
-import { Phases } from '@/lib/imports/phases';
+import { Phases } from '@/lib/runtime/phases';
 import { bootKeptDatabase, option } from './kept-database';
 
 const runs = Number(option('--runs') ?? 3);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalogShape, SHAPE_NAMES } from '@/lib/bench/catalog-shapes';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
-import { facetTokenList } from '@/lib/listing/facet-tokens';
+import { facetTokenList } from '@/lib/catalog/facet-tokens';
 import { generatedItem } from '@/lib/testing/item-arbitraries';
 import { BinaryRows } from './copy-rows';
 import { TokenNumbers } from './facet-dictionary';

@@ -3,7 +3,7 @@ import { bumpCatalogVersion } from '@/lib/catalog/version';
 import { enqueue } from '@/lib/jobs';
 import { queueFailureNotice } from '@/lib/mail/failure-notice';
 import type { AppContext } from '@/lib/runtime/context';
-import type { ImportOutcome } from './outcome';
+import type { ImportOutcome } from '@/lib/catalog/import-outcome';
 
 type Finished = {
   id: number;

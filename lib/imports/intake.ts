@@ -11,7 +11,7 @@ import { authenticateShop } from '@/lib/shops/authenticate';
 import { compressBody } from './body-codec';
 import { announceArrival, handOver } from './handoff';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
-import { Phases } from './phases';
+import { Phases } from '@/lib/runtime/phases';
 import { ProductMethod, WebhookUrl } from './schemas';
 
 const SHOP_INTAKE_LOCK = 7_300;

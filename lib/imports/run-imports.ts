@@ -12,9 +12,9 @@ import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
 import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport } from './finish-import';
 import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
-import { Phases } from './phases';
+import { Phases } from '@/lib/runtime/phases';
 import { operations, type Operation } from './operations';
-import { ImportOutcome } from './outcome';
+import { ImportOutcome } from '@/lib/catalog/import-outcome';
 
 
 type Pending = { id: number; operation: Operation };

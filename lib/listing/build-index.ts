@@ -5,7 +5,8 @@ import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { BytesTable } from './bytes-table';
 import { cheapestOffers, type OfferLists } from './cheapest-offers';
-import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
+import type { CategoryNode } from '@/lib/catalog/tree';
+import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from '@/lib/catalog/facet-tokens';
 
 import { FloatList, IntList } from './int-list';
 import { ROLE_BRAND, ROLE_PICTURE, type LayoutTask } from './layout-kernel';
@@ -13,7 +14,8 @@ import { layOutAside } from './layout-worker';
 import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 import { StringTable } from './string-table';
 
-export { foldCase, valueKeyOf } from './facet-tokens';
+export type { CategoryNode } from '@/lib/catalog/tree';
+export { foldCase, valueKeyOf } from '@/lib/catalog/facet-tokens';
 
 // A shop's catalog as the listing engine reads it: documents (one per product) numbered by base
 // price, typed-array columns, and facet values as one global dictionary with two indexes over it:
@@ -33,7 +35,6 @@ export type Dimension = {
   numeric: boolean;
 };
 
-export type CategoryNode = { id: string; name: string; parent: string | null; url: string | null; alias: string | null; path: string[]; depth: number; known: boolean };
 export type LocationNode = { id: string; name: string; type: string | null; path: string[] };
 
 export type ShopIndex = {

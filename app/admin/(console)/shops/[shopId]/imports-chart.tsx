@@ -1,4 +1,4 @@
-import type { ImportDay } from '@/lib/shops/shop-overview';
+import type { ImportDay } from '@/lib/dashboard/shop-overview';
 import { formatCount } from '../../../_ui/format';
 
 /** Imports per day as stacked bars (done, failed), with the items applied under each day. */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { operationLabel } from '@/lib/imports/operation-labels';
 import { appContext } from '@/lib/runtime/context';
-import { shopOverview } from '@/lib/shops/shop-overview';
+import { shopOverview } from '@/lib/dashboard/shop-overview';
 import { shopForPage } from '@/lib/staff/page-session';
 import { EmptyState, linkClass } from '../../../_ui/feedback';
 import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../../_ui/format';

@@ -10,6 +10,7 @@ import { formatCount, plural } from '@/app/admin/_ui/format';
 import { TreeList, pathName } from '@/app/admin/_ui/tree-list';
 import { api } from '@/app/admin/_ui/api-client';
 import { useQueryState } from '@/app/admin/_ui/query-state';
+import { ProductImage } from '@/app/admin/_ui/product-image';
 import { FacetList } from './facet-list';
 import { SORTS, controlOf, storefrontUrl } from './listing-labels';
 
@@ -371,8 +372,7 @@ function Cards({ shopId, cards }: { shopId: string; cards: Card[] }) {
     <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="preview-products">
       {cards.map((p) => (
         <li key={p.id} className="rounded-xl border border-slate-200 bg-white p-3 text-sm">
-          {/* eslint-disable-next-line @next/next/no-img-element -- the service's own resizer */}
-          <img src={p.image_url_resized['160']} alt="" width={160} height={160} loading="lazy" className="mx-auto aspect-square w-full max-w-40 rounded bg-slate-100 object-contain" />
+          <ProductImage src={p.image_url_resized['160']} alt="" size={160} className="mx-auto" />
           {p.brand && <p className="mt-2 text-xs uppercase text-slate-600">{p.brand}</p>}
           <Link href={`/admin/shops/${shopId}/catalog/product?id=${encodeURIComponent(p.id)}`} className={`break-anywhere block font-medium ${linkClass}`}>
             {p.name}

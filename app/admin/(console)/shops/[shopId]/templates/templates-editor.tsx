@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ShopTemplate, TemplateKind } from '@/lib/shops/shop-templates';
+import type { ShopTemplate, TemplateKind } from '@/lib/storefront/shop-templates';
 import { api } from '@/app/admin/_ui/api-client';
 import { ConfirmDialog } from '@/app/admin/_ui/confirm-dialog';
 import { ErrorState, FormMessage, LoadingState, buttonClass, secondaryButtonClass } from '@/app/admin/_ui/feedback';

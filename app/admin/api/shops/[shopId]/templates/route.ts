@@ -1,5 +1,5 @@
 import { readJsonBody } from '@/lib/http/body';
-import { saveTemplate, shopTemplates } from '@/lib/shops/shop-templates';
+import { saveTemplate, shopTemplates } from '@/lib/storefront/shop-templates';
 import { shopRoute } from '@/lib/staff/shop-route';
 
 export const dynamic = 'force-dynamic';

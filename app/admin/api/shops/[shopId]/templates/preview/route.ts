@@ -1,6 +1,6 @@
 import { readJsonBody } from '@/lib/http/body';
 import { shopSettings } from '@/lib/shops/shop-settings';
-import { previewTemplate } from '@/lib/shops/shop-templates';
+import { previewTemplate } from '@/lib/storefront/shop-templates';
 import { shopRoute } from '@/lib/staff/shop-route';
 
 export const dynamic = 'force-dynamic';

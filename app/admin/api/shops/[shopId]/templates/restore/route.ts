@@ -1,5 +1,5 @@
 import { readJsonBody } from '@/lib/http/body';
-import { restoreTemplate } from '@/lib/shops/shop-templates';
+import { restoreTemplate } from '@/lib/storefront/shop-templates';
 import { shopRoute } from '@/lib/staff/shop-route';
 
 export const dynamic = 'force-dynamic';
