@@ -8,7 +8,7 @@ import { DELIVERY_TYPES_RULE, FAIL, SECTION_RULES, type SectionName } from './se
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
 // JSON.parse, the plain checks (fast-item.ts), prepareItem and writeFields give together, without
-// making the item's objects (~12 µs an item against ~19, bin/measure-prepare.ts). It takes what
+// making the item's objects (~12 µs an item against ~19, bin/bench/measure-prepare.ts). It takes what
 // feeds send: its text is stored as `data` with the few edits that make it the checks' output
 // where it is spelled otherwise (a number for an id or a category, a stock count for
 // `available`, one merchant for a list, a niche section the checks change) and without the tabs

@@ -9,14 +9,12 @@ import { ensureBuild } from '@/lib/runtime/build';
 import { log } from '@/lib/runtime/log';
 import { waitForImport } from '@/lib/testing/api';
 import { startServer } from '@/lib/testing/server';
+import { numberArg, readArgs } from './args';
 
-const root = path.resolve(import.meta.dirname, '..');
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const NODES = arg('nodes', 100_000);
-const DEPTH = arg('depth', 50);
+const root = path.resolve(import.meta.dirname, '../..');
+const args = readArgs('npm run bench:categories -- [--nodes 100000] [--depth 50]', { nodes: { type: 'string', default: '100000' }, depth: { type: 'string', default: '50' } });
+const NODES = numberArg(args.nodes, 'nodes');
+const DEPTH = numberArg(args.depth, 'depth');
 
 async function main() {
   ensureBuild(root, log);

@@ -1,4 +1,4 @@
-// node --expose-gc --import tsx bin/measure-options.ts --data-dir DIR [--runs N] [--shapes 'discount,top category'] [--variants JSON]
+// node --expose-gc --import tsx bin/bench/measure-options.ts --data-dir DIR [--runs N] [--shapes 'discount,top category'] [--variants JSON]
 // Engine options side by side in one process: builds the listing index of the largest shop in DIR
 // (a database kept by `npm run bench:listing -- --data-dir DIR`) once, then runs each shape cold
 // (what queries keep dropped before each run) under each variant in turn, query by query. One
@@ -9,12 +9,20 @@
 import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor } from '@/lib/listing/index-store';
-import { bootKeptDatabase, largestShop, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 
-const runs = Number(option('--runs') ?? 100);
-const wanted = (option('--shapes') ?? 'discount,top category,price range').split(',');
-const variants = JSON.parse(option('--variants') ?? '[["by dimensions",{"paramDims":true}],["by value",{"paramDims":false}]]') as [string, Parameters<typeof runListing>[3]][];
-const runtime = await bootKeptDatabase('bin/measure-options.ts --data-dir DIR [--runs N] [--shapes a,b] [--variants JSON]');
+const USAGE = 'bin/bench/measure-options.ts --data-dir DIR [--runs N] [--shapes a,b] [--variants JSON]';
+const args = readArgs(USAGE, {
+  ...DATA_DIR_OPTION,
+  runs: { type: 'string', default: '100' },
+  shapes: { type: 'string', default: 'discount,top category,price range' },
+  variants: { type: 'string', default: '[["by dimensions",{"paramDims":true}],["by value",{"paramDims":false}]]' },
+});
+const runs = numberArg(args.runs, 'runs');
+const wanted = args.shapes.split(',');
+const variants = JSON.parse(args.variants) as [string, Parameters<typeof runListing>[3]][];
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const shop = await largestShop(runtime.ctx.sql);
 const index = await indexFor(runtime.ctx.sql, shop.id);
 console.log(`shop ${shop.id}: ${index.n} products; ${runs} cold runs of each variant, alternating`);
@@ -22,7 +30,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 for (const name of wanted) {
   const shape = LISTING_SHAPES.find(([shapeName]) => shapeName === name);
   if (!shape) throw new Error(`no shape "${name}" (${LISTING_SHAPES.map(([n]) => n).join(', ')})`);
-  if (shape[1].includes('search_query')) throw new Error('search shapes need the word index: use bin/measure-queries.ts');
+  if (shape[1].includes('search_query')) throw new Error('search shapes need the word index: use bin/bench/measure-queries.ts');
   const query = shapeQuery(shop.id, shape[1]);
   const times = variants.map(() => [] as number[]);
   for (const [, options] of variants) runListing(index, query, null, options); // warm

@@ -1,12 +1,13 @@
-// node --import tsx bin/measure-count-kernel.ts [--documents N] [--per 21]
+// node --import tsx bin/bench/measure-count-kernel.ts [--documents N] [--per 21]
 // The counting kernel alone, on one thread, over a made-up index of N documents (groups of three,
 // ~21 postings each, 3,000 values) at two densities of the counted set. Its time follows the
 // postings streamed more than the documents counted: what bounds counting on a machine.
 import { countRanks } from '@/lib/listing/count-kernel';
-import { option } from './kept-database';
+import { numberArg, readArgs } from './args';
 
-const n = Number(option('--documents') ?? 1_000_000);
-const per = Number(option('--per') ?? 21);
+const args = readArgs('bin/bench/measure-count-kernel.ts [--documents N] [--per 21]', { documents: { type: 'string', default: '1000000' }, per: { type: 'string', default: '21' } });
+const n = numberArg(args.documents, 'documents');
+const per = numberArg(args.per, 'per');
 const postOffsets = new Int32Array(n + 1);
 for (let rank = 0; rank < n; rank++) postOffsets[rank + 1] = postOffsets[rank] + per - 3 + (rank % 7);
 const total = postOffsets[n];

@@ -1,4 +1,4 @@
-// node --expose-gc --import tsx bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes 'top category,location'] [--profile FILE] [--parallel-from N] [--scan-offers-from S]
+// node --expose-gc --import tsx bin/bench/measure-queries.ts --data-dir DIR [--runs N] [--shapes 'top category,location'] [--profile FILE] [--parallel-from N] [--scan-offers-from S]
 // Builds the listing index of the largest shop in DIR (a database kept by `npm run bench:listing --
 // --data-dir DIR`) once, then times the benchmark's query shapes cold (what queries keep dropped
 // before each run), and with --profile writes a CPU profile of those cold runs only (open it in
@@ -12,14 +12,24 @@ import { LISTING_SHAPES, shapeQuery } from '@/lib/bench/listing-shapes';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { searchDocuments } from '@/lib/listing/search';
-import { bootKeptDatabase, largestShop, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 
-const runs = Number(option('--runs') ?? 40);
-const wantedShapes = option('--shapes')?.split(',');
-const profileFile = option('--profile');
-const parallelFrom = option('--parallel-from') === undefined ? undefined : Number(option('--parallel-from'));
-const scanOffersFrom = option('--scan-offers-from') === undefined ? undefined : Number(option('--scan-offers-from'));
-const runtime = await bootKeptDatabase('bin/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE] [--parallel-from N] [--scan-offers-from S]');
+const USAGE = 'bin/bench/measure-queries.ts --data-dir DIR [--runs N] [--shapes a,b] [--profile FILE] [--parallel-from N] [--scan-offers-from S]';
+const args = readArgs(USAGE, {
+  ...DATA_DIR_OPTION,
+  runs: { type: 'string', default: '40' },
+  shapes: { type: 'string' },
+  profile: { type: 'string' },
+  'parallel-from': { type: 'string' },
+  'scan-offers-from': { type: 'string' },
+});
+const runs = numberArg(args.runs, 'runs');
+const wantedShapes = args.shapes?.split(',');
+const profileFile = args.profile;
+const parallelFrom = numberArg(args['parallel-from'], 'parallel-from', 'optional');
+const scanOffersFrom = numberArg(args['scan-offers-from'], 'scan-offers-from', 'optional');
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
 const shop = await largestShop(sql);
 const index = await indexFor(sql, shop.id);

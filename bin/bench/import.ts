@@ -17,7 +17,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parseArgs } from 'node:util';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import { catalogShape, isShapeName, SHAPE_NAMES, type CatalogShape, type ShapeName } from '@/lib/bench/catalog-shapes';
@@ -31,19 +30,18 @@ import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
 import { waitForImport } from '@/lib/testing/api';
 import { startServer, type TestServer } from '@/lib/testing/server';
+import { readArgs } from './args';
 
-const root = path.resolve(import.meta.dirname, '..');
-const { values: options } = parseArgs({
-  options: {
-    products: { type: 'string', default: '1000000' },
-    shape: { type: 'string', default: 'synthetic' },
-    baseline: { type: 'string', default: '100000' },
-    resends: { type: 'string', default: '1' },
-    'in-flight': { type: 'string', default: '2' },
-    changed: { type: 'string', default: '0.1' },
-    storefront: { type: 'string', default: '0' },
-    general: { type: 'boolean', default: false },
-  },
+const root = path.resolve(import.meta.dirname, '../..');
+const options = readArgs('npm run bench:import -- [--products N] [--shape NAME[,NAME…]|all] [--baseline M] [--resends K] [--in-flight F] [--changed 0.1] [--storefront R] [--general]', {
+  products: { type: 'string', default: '1000000' },
+  shape: { type: 'string', default: 'synthetic' },
+  baseline: { type: 'string', default: '100000' },
+  resends: { type: 'string', default: '1' },
+  'in-flight': { type: 'string', default: '2' },
+  changed: { type: 'string', default: '0.1' },
+  storefront: { type: 'string', default: '0' },
+  general: { type: 'boolean', default: false },
 });
 const N = Number(options.products);
 const BATCH = 5000;

@@ -1,4 +1,4 @@
-// node --import tsx bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]
+// node --import tsx bin/bench/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]
 // Builds the listing index of the largest shop in DIR (or of shop ID) (a database kept by `npm run
 // bench:listing -- --data-dir DIR`) N times (default 3) in one process and prints each build's time,
 // where it went and the longest the event loop (every query of a server) waited meanwhile. With
@@ -8,12 +8,15 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { applyProducts } from '@/lib/catalog/apply-products';
 import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
-import { bootKeptDatabase, largestShop, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 
-const runs = Number(option('--runs') ?? 3);
-const runtime = await bootKeptDatabase('bin/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]');
+const USAGE = 'bin/bench/measure-build.ts --data-dir DIR [--runs N] [--shop ID] [--rebuild]';
+const args = readArgs(USAGE, { ...DATA_DIR_OPTION, runs: { type: 'string', default: '3' }, shop: { type: 'string' }, rebuild: { type: 'boolean', default: false } });
+const runs = numberArg(args.runs, 'runs');
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
-const wanted = option('--shop');
+const wanted = args.shop;
 const shop = await largestShop(sql, wanted);
 console.log(`shop ${shop.id}: ${shop.count} products; GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset)'}`);
 
@@ -32,7 +35,7 @@ async function measured(label: string, build: () => Promise<ShopIndex | null>): 
   return index;
 }
 
-if (process.argv.includes('--rebuild')) {
+if (args.rebuild) {
   let index = await measured('build', () => buildIndex(sql, shop.id));
   const [product] = await sql<{ data: Record<string, unknown> }[]>`select data::jsonb as data from products where shop_id = ${shop.id} order by id limit 1`;
   for (let run = 0; run < runs; run++) {

@@ -1,4 +1,4 @@
-// node --import tsx bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]
+// node --import tsx bin/bench/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]
 // What applying an import of 5,000 products costs the applier's own process: CPU per item
 // (checking the body, parsing, validating, making COPY text, the driver's work), beside the
 // wall time. DIR: a database kept by `npm run bench:listing -- --data-dir DIR`; its largest shop
@@ -17,11 +17,14 @@ import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations 
 import { applyProducts } from '@/lib/catalog/apply-products';
 import { bodyItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
-import { bootKeptDatabase, largestShop, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 
-const runs = Number(option('--runs') ?? 9);
-const only = option('--only');
-const runtime = await bootKeptDatabase('bin/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]');
+const USAGE = 'bin/bench/measure-apply.ts --data-dir DIR [--runs R] [--only new|unchanged|changed]';
+const args = readArgs(USAGE, { ...DATA_DIR_OPTION, runs: { type: 'string', default: '9' }, only: { type: 'string' } });
+const runs = numberArg(args.runs, 'runs');
+const only = args.only;
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
 const shop = await largestShop(sql);
 console.log(`shop ${shop.id} holds ${shop.count} products`);

@@ -1,17 +1,20 @@
-// node --import tsx bin/measure-prepare.ts [--shape retail] [--items 100000] [--rounds 4] [--escaped]
+// node --import tsx bin/bench/measure-prepare.ts [--shape retail] [--items 100000] [--rounds 4] [--escaped]
 // What the preparing thread's loop costs an item (prepare-worker.ts): a catalog shape's items
 // (lib/bench/catalog-shapes.ts) in bodies of 5,000, each body prepared into a PreparedBatch and
 // its parts made, two ways alternating: parsed (JSON.parse, the checks, prepareItem, writeFields)
 // and from the bytes as imports do. `--escaped` sends every slash as `\/` (PHP's json_encode).
-import { parseArgs } from 'node:util';
 import { catalogShape, isShapeName } from '@/lib/bench/catalog-shapes';
 import { readItem } from '@/lib/catalog/item-bytes';
 import { PreparedBatch } from '@/lib/catalog/prepared-batch';
 import { BinaryRows } from '@/lib/catalog/copy-rows';
 import { TokenNumbers } from '@/lib/catalog/facet-dictionary';
+import { readArgs } from './args';
 
-const { values: options } = parseArgs({
-  options: { shape: { type: 'string', default: 'synthetic' }, items: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '4' }, escaped: { type: 'boolean', default: false } },
+const options = readArgs('bin/bench/measure-prepare.ts [--shape retail] [--items 100000] [--rounds 4] [--escaped]', {
+  shape: { type: 'string', default: 'synthetic' },
+  items: { type: 'string', default: '100000' },
+  rounds: { type: 'string', default: '4' },
+  escaped: { type: 'boolean', default: false },
 });
 if (!isShapeName(options.shape)) throw new Error(`unknown shape ${options.shape}`);
 const shape = catalogShape(options.shape);

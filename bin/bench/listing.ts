@@ -23,7 +23,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import type { TransactionSql } from 'postgres';
 import { catalogShape, isShapeName, SHAPE_NAMES, type CatalogShape, type ShapeName } from '@/lib/bench/catalog-shapes';
 import { sqlCollection, sqlListing } from '@/lib/bench/listing-sql';
@@ -45,20 +44,19 @@ import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
 import { createShop } from '@/lib/shops/manage-shops';
 import { startServer } from '@/lib/testing/server';
+import { readArgs } from './args';
 
-const root = path.resolve(import.meta.dirname, '..');
-const { values: options } = parseArgs({
-  options: {
-    products: { type: 'string', default: '1000000' },
-    shape: { type: 'string', default: 'synthetic' },
-    'data-dir': { type: 'string' },
-    only: { type: 'string', default: 'engine,collection,freshness,http' },
-    runs: { type: 'string', default: '60' },
-    'sql-runs': { type: 'string' },
-    'http-runs': { type: 'string', default: '100' },
-    'http-seconds': { type: 'string', default: '10' },
-    distinct: { type: 'string', default: '5000' },
-  },
+const root = path.resolve(import.meta.dirname, '../..');
+const options = readArgs('npm run bench:listing -- [--products N] [--shape NAME[,NAME…]|all] [--data-dir DIR] [--only engine,collection,freshness,http] [--runs R] [--sql-runs S] [--http-runs H] [--http-seconds T] [--distinct Q]', {
+  products: { type: 'string', default: '1000000' },
+  shape: { type: 'string', default: 'synthetic' },
+  'data-dir': { type: 'string' },
+  only: { type: 'string', default: 'engine,collection,freshness,http' },
+  runs: { type: 'string', default: '60' },
+  'sql-runs': { type: 'string' },
+  'http-runs': { type: 'string', default: '100' },
+  'http-seconds': { type: 'string', default: '10' },
+  distinct: { type: 'string', default: '5000' },
 });
 const N = Number(options.products);
 const RUNS = Number(options.runs);

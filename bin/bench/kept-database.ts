@@ -1,20 +1,19 @@
-// What the measuring scripts (bin/measure-*.ts) share: their options, and booting the runtime on a
+// What the measuring scripts (bin/bench/measure-*.ts) share: booting the runtime on a
 // database kept by `npm run bench:listing -- --data-dir DIR` (embedded PostgreSQL, no jobs).
 import path from 'node:path';
 import type { Sql } from 'postgres';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 
-/** The value after `name` on the command line, or undefined. */
-export function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-}
+/** The `--data-dir` option of every script that reads a kept database. */
+export const DATA_DIR_OPTION = { 'data-dir': { type: 'string' } } as const;
 
-/** The runtime on `--data-dir DIR`; without it, fails with `usage`. */
-export function bootKeptDatabase(usage: string) {
-  const dataDir = option('--data-dir');
-  if (!dataDir) throw new Error(`usage: ${usage}`);
+/** The runtime on the kept database in `dataDir` (the `--data-dir` option); without it, stops with `usage`. */
+export function bootKeptDatabase(dataDir: string | undefined, usage: string) {
+  if (!dataDir) {
+    console.error(`--data-dir is required\nusage: ${usage}`);
+    process.exit(2);
+  }
   return boot({ maintenance: false, settings: { ...readSettings(), dataDir: path.resolve(dataDir), databaseUrl: undefined } });
 }
 

@@ -1,4 +1,4 @@
-// node --import tsx bin/measure-builder.ts --data-dir DIR [--runs N] [--digest]
+// node --import tsx bin/bench/measure-builder.ts --data-dir DIR [--runs N] [--digest]
 // The index builder's own time, without PostgreSQL: reads the largest shop's rows in DIR (a
 // database kept by `npm run bench:listing -- --data-dir DIR`) once, as a full build reads them,
 // keeps the COPY messages in memory, then builds the index from them N times (default 3) and prints
@@ -7,10 +7,13 @@
 import { createHash } from 'node:crypto';
 import { BinaryCopyReader } from '@/lib/listing/binary-copy';
 import { IndexBuilder, loadTree, PRODUCT_FIELD_COUNT, productsCopy, type ShopIndex } from '@/lib/listing/build-index';
-import { bootKeptDatabase, largestShop, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 
-const runs = Number(option('--runs') ?? 3);
-const runtime = await bootKeptDatabase('bin/measure-builder.ts --data-dir DIR [--runs N] [--digest]');
+const USAGE = 'bin/bench/measure-builder.ts --data-dir DIR [--runs N] [--digest]';
+const args = readArgs(USAGE, { ...DATA_DIR_OPTION, runs: { type: 'string', default: '3' }, digest: { type: 'boolean', default: false } });
+const runs = numberArg(args.runs, 'runs');
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
 const shop = await largestShop(sql);
 const tree = await loadTree(sql, shop.id);
@@ -45,7 +48,7 @@ async function build(): Promise<{ index: ShopIndex; steps: string }> {
   return { index, steps: `${seconds(now - started)} (products ${seconds(productsRead - started)}, then ${seconds(now - productsRead)}: ${index.buildSteps})` };
 }
 
-if (process.argv.includes('--digest')) {
+if (args.digest) {
   const { index } = await build();
   const bytes = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   const plain = (value: unknown): unknown => JSON.stringify(value, (_, v) => (v instanceof Map ? [...v] : ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));

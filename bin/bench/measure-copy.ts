@@ -1,4 +1,4 @@
-// node --import tsx bin/measure-copy.ts --data-dir DIR
+// node --import tsx bin/bench/measure-copy.ts --data-dir DIR
 // What PostgreSQL spends copying 5,000 product rows into a catalog that already holds a
 // shop's products (DIR: a database kept by `npm run bench:listing -- --data-dir DIR`, whose shop
 // "Bench 1000000" holds 1,000,000). Each variant runs three times in one transaction that is
@@ -10,9 +10,11 @@ import { BinaryRows, copyBinary } from '@/lib/catalog/copy-rows';
 import { memoryFacetEncoder } from '@/lib/catalog/facet-dictionary';
 import { prepareItem, PRODUCT_COLUMNS, productValues, writeProductFields } from '@/lib/catalog/prepared-items';
 import { ItemInput } from '@/lib/catalog/product-schema';
-import { bootKeptDatabase } from './kept-database';
+import { readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION } from './kept-database';
 
-const runtime = await bootKeptDatabase('bin/measure-copy.ts --data-dir DIR');
+const USAGE = 'bin/bench/measure-copy.ts --data-dir DIR';
+const runtime = await bootKeptDatabase(readArgs(USAGE, DATA_DIR_OPTION)['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
   select s.id, (select count(*)::int from products p where p.shop_id = s.id) as count from shops s order by 2 desc limit 1`;

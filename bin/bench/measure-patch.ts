@@ -1,4 +1,4 @@
-// IMPORT_TIMINGS=1 node --import tsx bin/measure-patch.ts --data-dir DIR [--runs N] [--listed 0.9] [--delete]
+// IMPORT_TIMINGS=1 node --import tsx bin/bench/measure-patch.ts --data-dir DIR [--runs N] [--listed 0.9] [--delete]
 // Applies a PATCH (with --delete: a DELETE) listing a share (default 90 %) of the largest shop's products in DIR (a database
 // kept by `npm run bench:listing -- --data-dir DIR`) N times (default 3), each in a transaction
 // that is rolled back, so the database is left as it was. Prints each run's time; with
@@ -8,12 +8,15 @@ import { applyAvailability } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { scanJson } from '@/lib/http/json-scan';
 import { Phases } from '@/lib/runtime/phases';
-import { bootKeptDatabase, option } from './kept-database';
+import { numberArg, readArgs } from './args';
+import { bootKeptDatabase, DATA_DIR_OPTION } from './kept-database';
 
-const runs = Number(option('--runs') ?? 3);
-const share = Number(option('--listed') ?? 0.9);
-const mode = process.argv.includes('--delete') ? 'delete' : 'patch';
-const runtime = await bootKeptDatabase('bin/measure-patch.ts --data-dir DIR [--runs N] [--listed SHARE] [--delete]');
+const USAGE = 'bin/bench/measure-patch.ts --data-dir DIR [--runs N] [--listed SHARE] [--delete]';
+const args = readArgs(USAGE, { ...DATA_DIR_OPTION, runs: { type: 'string', default: '3' }, listed: { type: 'string', default: '0.9' }, delete: { type: 'boolean', default: false } });
+const runs = numberArg(args.runs, 'runs');
+const share = numberArg(args.listed, 'listed');
+const mode = args.delete ? 'delete' : 'patch';
+const runtime = await bootKeptDatabase(args['data-dir'], USAGE);
 const sql = runtime.ctx.sql;
 const [shop] = await sql<{ id: string; count: number }[]>`
   select shop_id as id, count(*)::int as count from product_state group by shop_id order by 2 desc limit 1`;
