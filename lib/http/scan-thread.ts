@@ -11,6 +11,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
+import { readSettings } from '@/lib/runtime/settings';
 import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 import type { ScanAnswer, ScanTask } from './scan-worker';
@@ -49,7 +50,7 @@ export function startScanThread(): void {
   // Its source is TypeScript: loaded through tsx's API, whatever started this process.
   const load = tsModuleLoader(new URL('./scan-worker.ts', import.meta.url));
   const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
-  const nice = Number(process.env.SCAN_THREAD_NICE ?? 10);
+  const nice = readSettings().scanThreadNice;
   let worker: Worker;
   try {
     worker = new Worker(load, { eval: true, workerData: { slots, nice } });

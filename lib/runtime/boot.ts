@@ -12,8 +12,7 @@ import { log } from '@/lib/runtime/log';
 export type Runtime = { ctx: AppContext; databaseUrl: string; shutdown: () => Promise<void> };
 
 
-async function loadSealKey(sql: Sql): Promise<Buffer> {
-  const fromEnv = process.env.SECRET_KEY;
+async function loadSealKey(sql: Sql, fromEnv: string | undefined): Promise<Buffer> {
   if (fromEnv) {
     const key = /^[0-9a-f]{64}$/i.test(fromEnv) ? Buffer.from(fromEnv, 'hex') : Buffer.from(fromEnv, 'base64');
     if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
@@ -45,7 +44,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   try {
     database = connectDatabase(url, { applicationName: options.applicationName });
     await runMigrations(database.db);
-    const sealKey = await loadSealKey(database.sql);
+    const sealKey = await loadSealKey(database.sql, settings.secretKey);
     boss = new PgBoss({
       connectionString: url,
       max: 4,

@@ -64,5 +64,15 @@ export function readSettings() {
     // `parse`: every item is parsed and checked as an object, none read from its bytes (to time
     // or rule out the byte reader; bench:import --general).
     itemReader: process.env.ITEM_READER === 'parse' ? ('parse' as const) : ('bytes' as const),
+    // Nice values of the thread preparing imports' items ahead and of the one scanning large
+    // request bodies (0: the same as the others).
+    prepareThreadNice: int('PREPARE_THREAD_NICE', 0),
+    scanThreadNice: int('SCAN_THREAD_NICE', 10),
+    // 32 bytes, hex or base64, sealing shop secrets; unset: a key generated once, kept in the database.
+    secretKey: process.env.SECRET_KEY || undefined,
+    // Log each import step's wall time.
+    importTimings: process.env.IMPORT_TIMINGS === '1',
+    // Never run `next build` at start (test harnesses build once and start many servers).
+    skipBuild: process.env.VITRINE_SKIP_BUILD === '1',
   };
 }
