@@ -1,12 +1,12 @@
 import type { AppContext } from '@/lib/runtime/context';
+import { processWide } from '@/lib/process-wide';
 
 export type TreeNode = { id: string; name: string; parent: string | null; depth: number; path: string[]; products: number; in_stock: number };
 export type Trees = { categories: TreeNode[]; locations: TreeNode[]; version: number };
 
 // Counting walks every product of the shop: kept per shop and catalog version (a few shops).
-const KEPT = Symbol.for('vitrine.admin-trees');
-type Holder = { [KEPT]?: Map<string, Trees> };
-const kept = () => ((globalThis as Holder)[KEPT] ??= new Map());
+const KEPT = processWide<Map<string, Trees>>('admin-trees');
+const kept = () => KEPT.getOrMake(() => new Map());
 
 /**
  * A shop's category and location trees in path order, each node with the products in it or any

@@ -8,6 +8,7 @@
 
 import type { ScannedObject } from '@/lib/http/json-scan';
 import type { BodyEncoding } from './body-codec';
+import { processWide } from '@/lib/process-wide';
 
 /** An import's body: its bytes and where its top-level members are (scanJson). */
 export type HandedBody = { raw: Buffer; members: ScannedObject };
@@ -24,9 +25,8 @@ const MAX_STORED_BYTES = 128 * 1024 * 1024;
 // storage: it must not stay in memory.
 const KEEP_MS = 60_000;
 
-// Next.js loads a module once per route bundle and the process entry loads its own copy: the
-// bodies live on globalThis so intake's copy and the applier's copy share them.
-const KEY = Symbol.for('vitrine.import-handoff');
+// One shelf per process (lib/process-wide.ts), so intake's copy of this module and the applier's
+// share the bodies.
 type Kept = { body: TakenBody; until: number; bytes: number; stored: boolean };
 /**
  * Carries what intake hands over to an applier on another thread of the process (workers/
@@ -34,10 +34,10 @@ type Kept = { body: TakenBody; until: number; bytes: number; stored: boolean };
  */
 export type Courier = { handOver: (importId: number, body: HandedBody & { stored?: StoredForm }) => void; announceArrival: (shopId: string) => void };
 type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>>; courier?: Courier };
-type Holder = { [KEY]?: Shelf };
+const SHELF = processWide<Shelf>('import-handoff');
 
 function shelf(): Shelf {
-  return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0, storedBytes: 0, arrivals: new Map() });
+  return SHELF.getOrMake(() => ({ bodies: new Map(), bytes: 0, storedBytes: 0, arrivals: new Map() }));
 }
 
 /** The bytes a scan holds. */

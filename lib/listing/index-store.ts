@@ -7,8 +7,9 @@ import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopInd
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
+import { processWide } from '@/lib/process-wide';
 
-// One listing index per shop and process, shared by every route (on globalThis: Next.js may load
+// One listing index per shop and process, shared by every route (lib/process-wide.ts: Next.js may load
 // this module once per route bundle). A query takes the current index and never waits for a
 // refresh: after an import commits (NOTIFY), the next index is built in the background (from the
 // previous one and the changed rows when it can) and swapped in whole. Only a shop's first query
@@ -64,13 +65,10 @@ type Store = {
   clock: number;
 };
 
-const KEY = Symbol.for('vitrine.listing-indexes');
-type Holder = { [KEY]?: Store };
+const STORE = processWide<Store>('listing-indexes');
 
 function store(): Store {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= { entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024, clock: 0 };
-  return holder[KEY];
+  return STORE.getOrMake(() => ({ entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024, clock: 0 }));
 }
 
 export function setIndexBudget(bytes: number): void {
