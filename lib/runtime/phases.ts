@@ -1,14 +1,13 @@
 import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
 
-const TIMINGS = readSettings().importTimings;
-
 /**
  * Wall time of each step of taking in or applying one import, logged when IMPORT_TIMINGS=1: where
  * an import's time goes, without a profiler (`npm run bench:import` prints these lines).
  */
 export class Phases {
-  private readonly enabled = TIMINGS;
+  // Read at each import (a test turns it on in its own process).
+  private readonly enabled = readSettings().importTimings;
   private last = performance.now();
   private readonly steps: string[] = [];
 
