@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 // The layers of lib/, lowest first: each folder imports only from those listed for it (and from
 // itself, lib/process-wide.ts, db/ and packages), so no cycle between domains can come back (issue 39). Tests, and the
-// folders on top (cli, dashboard, testing, bench), may import anything.
+// folders on top (cli, dashboard, openapi, testing, bench), may import anything.
 const LAYERS = {
   jobs: [],
   runtime: ['jobs'],

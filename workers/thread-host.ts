@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { setHandoffCourier } from '@/lib/imports/handoff';
 import { setImportWaker } from '@/lib/jobs';
 import { log } from '@/lib/runtime/log';
+import { setWorkersProbe } from '@/lib/runtime/readiness';
 import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import type { FromThread, ToThread } from './thread';
 
@@ -80,8 +81,11 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
     }, RESTART_MS).unref();
 
   await start();
+  // GET /readyz: not ready while no thread runs (between one that ended and the next).
+  setWorkersProbe(() => current !== undefined);
   return async () => {
     stopping = true;
+    setWorkersProbe(undefined);
     const running = current;
     if (!running) return;
     running.worker.postMessage({ kind: 'stop' } satisfies ToThread);

@@ -43,7 +43,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   let boss: PgBoss | undefined;
   try {
     database = connectDatabase(url, { applicationName: options.applicationName });
-    await runMigrations(database.db);
+    await runMigrations(database, log);
     const sealKey = await loadSealKey(database.sql, settings.secretKey);
     boss = new PgBoss({
       connectionString: url,
