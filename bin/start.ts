@@ -10,7 +10,9 @@ import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 import { onShutdownSignal } from '@/lib/runtime/signals';
-import { startWorkerThread } from '@/workers/thread-host';
+import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
+import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
+import { registerServingGauges } from '@/lib/observability/serving-gauges';
 import { log } from '@/lib/runtime/log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
@@ -33,12 +35,23 @@ async function main() {
   const app = next({ dev, dir: root, hostname: settings.host, port: settings.port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  registerServingGauges(runtime.ctx);
   const server = http.createServer((req, res) => {
+    // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
+    if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) {
+      void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
+        log(`metrics: ${String(error)}`);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Metrics could not be read')));
+      });
+      return;
+    }
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
-    // This process's own warm-up requests (warmRoutes) count against no client's read budget.
+    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
+    // and in no metric.
     if (req.headers[WARM_UP_HEADER] === warmUpToken) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
+    else countRequest(req, res);
     delete req.headers[WARM_UP_HEADER];
     // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
     // whose body is encoded already says so under ENCODED_BODY_HEADER, and it goes out as

@@ -18,6 +18,7 @@ const PIECES = {
   'listing-in-flight': 'listing and collection reads being answered (lib/listing/in-flight.ts)',
   'layout-worker': "the thread that lays out a listing index's columns (lib/listing/layout-worker.ts)",
   'counting-worker': 'the second thread counting facets of large sets (lib/listing/parallel-count.ts)',
+  'metrics': "this thread's Prometheus registry and metrics (lib/runtime/metrics.ts)",
   'workers-probe': "whether this process's job workers' thread runs, for /readyz (lib/runtime/readiness.ts)",
 } as const;
 

@@ -5,6 +5,7 @@ import { log } from '@/lib/runtime/log';
 import { setWorkersProbe } from '@/lib/runtime/readiness';
 import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import type { FromThread, ToThread } from './thread';
+import type { metricsJson } from '@/lib/runtime/metrics';
 
 // Runs the job workers on a thread of their own (workers/thread.ts) and connects intake on this
 // thread to them: bodies handed over and appliers woken by message, as they would be in one
@@ -12,6 +13,17 @@ import type { FromThread, ToThread } from './thread';
 // thread's sweep finds every pending import.
 
 const RESTART_MS = 1_000;
+// A scrape does not wait longer than this for the thread's metrics (they are left out).
+const METRICS_WAIT_MS = 1_000;
+
+type ThreadMetrics = Awaited<ReturnType<typeof metricsJson>>;
+let askThread: (() => Promise<ThreadMetrics | undefined>) | undefined;
+
+/** The workers' thread's metrics, for GET /metrics (none while no thread runs). */
+export async function workerThreadMetrics(): Promise<ThreadMetrics[]> {
+  const json = await askThread?.();
+  return json ? [json] : [];
+}
 const STOP_MS = 40_000;
 
 /** A byte array whose memory can be moved to another thread: its own buffer, or a copy. */
@@ -27,6 +39,8 @@ function movable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 export async function startWorkerThread(databaseUrl: string, embedded: boolean): Promise<() => Promise<void>> {
   let stopping = false;
   let current: { worker: Worker; stopped: Promise<void> } | undefined;
+  const asked = new Map<number, (json: ThreadMetrics) => void>();
+  let lastAsk = 0;
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
@@ -41,6 +55,19 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
           ready = true;
           current = { worker, stopped };
           setImportWaker((shopId) => post({ kind: 'wake', shopId }));
+          askThread = () =>
+            new Promise((resolve) => {
+              const id = ++lastAsk;
+              const timer = setTimeout(() => {
+                asked.delete(id);
+                resolve(undefined);
+              }, METRICS_WAIT_MS);
+              asked.set(id, (json) => {
+                clearTimeout(timer);
+                resolve(json);
+              });
+              post({ kind: 'metrics', id });
+            });
           setHandoffCourier({
             handOver: (importId, body) => {
               const raw = movable(body.raw);
@@ -50,6 +77,9 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
             announceArrival: (shopId) => post({ kind: 'arrival', shopId }),
           });
           resolve();
+        } else if (message.kind === 'metrics') {
+          asked.get(message.id)?.(message.json);
+          asked.delete(message.id);
         } else if (message.kind === 'stopped') settleStopped();
         else if (message.kind === 'failed' && !ready) {
           reject(new Error(`the job workers' thread failed to start: ${message.message}`));
@@ -64,6 +94,7 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
         // Until another thread runs: jobs, and bodies read back from storage.
         setImportWaker(undefined);
         setHandoffCourier(undefined);
+        askThread = undefined;
         if (stopping) return;
         log(`job workers' thread ended (exit code ${code}); starting another in ${RESTART_MS} ms`);
         restart();

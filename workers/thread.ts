@@ -14,15 +14,21 @@ import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
 import { lowerBackends, lowerThisThread } from '@/lib/runtime/thread-priority';
 import { startWorkers } from '@/workers';
+import { metricsJson } from '@/lib/runtime/metrics';
 
 /** What the host sends. */
 export type ToThread =
   | { kind: 'handover'; importId: number; raw: Uint8Array; members: ScannedObject; stored?: { body: Uint8Array; encoding: BodyEncoding } }
   | { kind: 'arrival'; shopId: string }
   | { kind: 'wake'; shopId: string }
+  | { kind: 'metrics'; id: number }
   | { kind: 'stop' };
 /** What the thread answers. */
-export type FromThread = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };
+export type FromThread =
+  | { kind: 'ready' }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'metrics'; id: number; json: Awaited<ReturnType<typeof metricsJson>> };
 
 const port = parentPort!;
 const { databaseUrl, embedded } = workerData as { databaseUrl: string; embedded: boolean };
@@ -56,6 +62,9 @@ async function main() {
         return announceArrival(message.shopId);
       case 'wake':
         return wake(message.shopId);
+      case 'metrics':
+        void metricsJson().then((json) => port.postMessage({ kind: 'metrics', id: message.id, json } satisfies FromThread));
+        return;
       case 'stop':
         void (async () => {
           await stopWorkers();

@@ -4,9 +4,11 @@ import { enqueue } from '@/lib/jobs';
 import { queueFailureNotice } from '@/lib/mail/failure-notice';
 import type { AppContext } from '@/lib/runtime/context';
 import type { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { metrics } from '@/lib/runtime/metrics';
 
 type Finished = {
   id: number;
+  seconds: number;
   operation: string;
   status: 'done' | 'failed';
   items_total: number | null;
@@ -26,6 +28,15 @@ function summarise(outcome: ImportOutcome, total: number | null, failure?: strin
     return `${rejected}; ${applied}`;
   }
   return null;
+}
+
+/** Counted as it commits (a rollback after this, rare, would count it once more when applied again). */
+function noteFinished(record: Finished): void {
+  const { importsFinished, itemsApplied, applyDuration } = metrics();
+  const operation = record.operation;
+  importsFinished.inc({ operation, status: record.status });
+  if (record.items_applied) itemsApplied.inc({ operation }, record.items_applied);
+  applyDuration.observe({ operation }, record.seconds);
 }
 
 /**
@@ -49,7 +60,9 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
            warnings = ${JSON.stringify(outcome.warnings)}::jsonb,
            message = ${summarise(outcome, itemsTotal, failure)}
      where shop_id = ${shopId} and id = ${importId}
- returning id, operation, status, items_total, items_applied, items_rejected, message, webhook`;
+ returning id, operation, status, items_total, items_applied, items_rejected, message, webhook,
+           extract(epoch from finished_at - coalesce(started_at, received_at))::float8 as seconds`;
+  noteFinished(record);
   if (outcome.changed && outcome.version === undefined) outcome.version = await bumpCatalogVersion(tx, shopId);
 
   if (record.webhook) {

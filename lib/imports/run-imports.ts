@@ -111,6 +111,12 @@ export async function pruneImportBodies(ctx: AppContext, days: number): Promise<
   return result.count;
 }
 
+/** Imports accepted and not finished, of every shop (the partial index `imports_pending`). */
+export async function countPendingImports(ctx: Pick<AppContext, 'sql'>): Promise<number> {
+  const [row] = await ctx.sql<{ count: number }[]>`select count(*)::int as count from imports where status in ('queued', 'running')`;
+  return row.count;
+}
+
 /** Shops with imports waiting: after a restart, or when a wake-up job was lost. */
 export async function shopsWithPendingImports(ctx: AppContext): Promise<string[]> {
   const rows = await ctx.sql<{ shop_id: string }[]>`

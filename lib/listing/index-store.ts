@@ -8,6 +8,7 @@ import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from '
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
 import { processWide } from '@/lib/process-wide';
+import { metrics } from '@/lib/runtime/metrics';
 
 // One listing index per shop and process, shared by every route (lib/process-wide.ts: Next.js may load
 // this module once per route bundle). A query takes the current index and never waits for a
@@ -123,6 +124,13 @@ function refreshWhenDue(shopId: string, entry: Entry): void {
   entry.waiting.unref();
 }
 
+/** An index built from scratch on a first read (full) or brought up to date after an import (refresh). */
+function noteBuilt(kind: 'full' | 'refresh', started: number): void {
+  const { indexBuilds, indexBuildDuration } = metrics();
+  indexBuilds.inc({ kind });
+  indexBuildDuration.observe({ kind }, (performance.now() - started) / 1000);
+}
+
 function startRefresh(shopId: string, entry: Entry): void {
   const sql = store().sql!;
   const previous = entry.index;
@@ -137,6 +145,7 @@ function startRefresh(shopId: string, entry: Entry): void {
   void entry.building
     .then(async (index) => {
       entry.index = index;
+      noteBuilt('refresh', started);
       if (index.version > entry.wanted) entry.wanted = index.version;
       log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms${index.buildSteps ? ` (${index.buildSteps})` : ''}`);
       // Swapped in: queries (and other shops' builds) go on, while what the previous index's
@@ -272,6 +281,7 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
     const building = buildIndex(sql, shopId).then(async (index) => {
       await warm(index);
       current.index = index;
+      noteBuilt('full', started);
       noteRefresh(current, { started, finished: performance.now(), version: index.version });
       if (index.version > current.wanted) current.wanted = index.version;
       current.building = null;

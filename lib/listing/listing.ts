@@ -13,6 +13,7 @@ import { withReadSlot } from './in-flight';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
 import { storedProducts } from './stored-products';
+import { metrics, shopSizeBucket } from '@/lib/runtime/metrics';
 
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
@@ -135,6 +136,7 @@ export function listProducts(ctx: AppContext, request: ListingRequest): Promise<
 }
 
 async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+  const started = performance.now();
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
   setIndexBudget(ctx.settings.listing.memoryBytes);
@@ -208,7 +210,9 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
   ];
   if (result.debug) parts.push(`,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`);
   parts.push(query.v2 ? '}}}' : '}');
-  return parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  const answer = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  metrics().listingDuration.observe({ shop_size: shopSizeBucket(index.n) }, (performance.now() - started) / 1000);
+  return answer;
 }
 
 type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<ArrayBuffer>; industrial: Uint8Array<ArrayBuffer>; brands: Uint8Array<ArrayBuffer> };

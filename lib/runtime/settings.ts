@@ -72,6 +72,10 @@ export function readSettings() {
     secretKey: process.env.SECRET_KEY || undefined,
     // Log each import step's wall time.
     importTimings: process.env.IMPORT_TIMINGS === '1',
+    // GET /metrics asks for `Authorization: Bearer <token>` when set. `npm run worker` serves its
+    // own metrics on METRICS_PORT when set (0: any free port; web processes serve them on PORT).
+    metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsPort: process.env.METRICS_PORT ? int('METRICS_PORT', 0) : undefined,
     // Never run `next build` at start (test harnesses build once and start many servers).
     skipBuild: process.env.VITRINE_SKIP_BUILD === '1',
   };
