@@ -247,7 +247,7 @@ const SLICE_MS = 8;
  * go, up to 32 of 64 KB, held the loop ~0.2 s.) An error from `take` ends the read once the
  * stream is drained (the connection stays usable).
  */
-function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
+export function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let failure: unknown = null;
     const queue: Buffer[] = [];
@@ -289,9 +289,22 @@ function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Pr
     stream.once('error', reject);
     stream.once('end', () => {
       ended = true;
+      resumeConnection(stream);
       if (queue.length === 0 && !scheduled) finish();
     });
   });
+}
+
+/**
+ * postgres.js pauses a connection's socket when a COPY chunk finds the stream's buffer full, and
+ * resumes it when the stream asks for more. A COPY whose last chunk and end arrive in one read
+ * (a small one: a refresh's few changed rows) ends with the buffer full and the socket paused, and
+ * an ended stream never asks again: the answers to the connection's next statements (the build's
+ * COMMIT) are never read, and the pool loses the connection for good (porsager/postgres#499, the
+ * fix proposed in #1016 is not released). Its `read` resumes the socket: asked once the stream ended.
+ */
+function resumeConnection(stream: NodeJS.ReadableStream): void {
+  (stream as unknown as { _read?: (size: number) => void })._read?.(0);
 }
 
 /**
