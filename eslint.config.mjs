@@ -3,6 +3,48 @@ import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// The layers of lib/, lowest first: each folder imports only from those listed for it (and from
+// itself, lib/process-wide.ts, db/ and packages), so no cycle between domains can come back (issue 39). Tests, and the
+// folders on top (cli, dashboard, openapi, testing, bench), may import anything.
+const LAYERS = {
+  jobs: [],
+  runtime: ['jobs'],
+  http: ['runtime', 'jobs'],
+  images: ['http', 'runtime', 'jobs'],
+  mail: ['http', 'runtime', 'jobs'],
+  shops: ['http', 'runtime', 'jobs'],
+  catalog: ['images', 'http', 'runtime', 'jobs'],
+  storefront: ['catalog', 'shops', 'images', 'http', 'runtime', 'jobs'],
+  listing: ['storefront', 'catalog', 'shops', 'images', 'http', 'runtime', 'jobs'],
+  imports: ['catalog', 'shops', 'mail', 'http', 'runtime', 'jobs'],
+  webhooks: ['shops', 'http', 'runtime', 'jobs'],
+  subscriptions: ['shops', 'http', 'runtime', 'jobs'],
+  staff: ['shops', 'http', 'runtime', 'jobs'],
+  collections: ['listing', 'storefront', 'catalog', 'shops', 'images', 'http', 'runtime', 'jobs'],
+};
+
+const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
+  files: [`lib/${folder}/**/*.{ts,tsx}`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/lib/*', '!@/lib/process-wide', `!@/lib/${folder}`, ...below.map((name) => `!@/lib/${name}`)],
+            message: `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs): move the shared piece down instead.`,
+          },
+          {
+            group: ['../*', ...below.map((name) => `!../${name}`)],
+            message: `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['.next/**', 'node_modules/**', '.data/**', 'db/migrations/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
   js.configs.recommended,
@@ -31,4 +73,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerRules,
 );

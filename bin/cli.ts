@@ -2,6 +2,7 @@
 import { ZodError } from 'zod';
 import { parseArgs } from '@/lib/cli/args';
 import { BOOLEAN_FLAGS, findCommand } from '@/lib/cli/commands';
+import { helpFor, wantsHelp } from '@/lib/cli/help';
 import { describeZodError } from '@/lib/http/zod-message';
 import { boot, type Runtime } from '@/lib/runtime/boot';
 
@@ -14,6 +15,11 @@ async function main(): Promise<number> {
   let runtime: Runtime | undefined;
   try {
     const args = parseArgs(process.argv.slice(2), BOOLEAN_FLAGS);
+    // Help needs no database: answered before anything starts.
+    if (wantsHelp(args)) {
+      process.stdout.write(JSON.stringify(helpFor(args)) + '\n');
+      return 0;
+    }
     const command = findCommand(args);
     runtime = await boot({ maintenance: false, shortLived: true });
     const result = await command(runtime.ctx, args);

@@ -12,11 +12,15 @@ import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 import { onShutdownSignal } from '@/lib/runtime/signals';
-import { startWorkers } from '@/workers';
+import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
+import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
+import { registerServingGauges } from '@/lib/observability/serving-gauges';
 import { describeError, ignoreBrokenStdio, log } from '@/lib/runtime/log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WARM_UP_HEADER = 'x-vitrine-warm-up';
+const warmUpToken = crypto.randomBytes(16).toString('hex');
 
 // Running imports are left after this long: their records stay pending (the next start's sweep
 // applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
@@ -41,19 +45,29 @@ async function main() {
   const dev = process.argv.includes('--dev');
   if (!dev) ensureBuild(root, log);
   const runtime = await boot({ maintenance: settings.workers });
-  watchEventLoop();
   // Large request bodies (imports) are checked off this thread, which also applies imports.
   startScanThread();
-  const stopWorkers = settings.workers ? await startWorkers(runtime.ctx) : undefined;
+  // The job workers (imports applied, webhooks, emails) on a thread of their own: their work does
+  // not hold up this thread's requests.
+  const stopWorkers = settings.workers ? await startWorkerThread(runtime.databaseUrl, !settings.databaseUrl) : undefined;
 
   const app = next({ dev, dir: root, hostname: settings.host, port: settings.port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  registerServingGauges(runtime.ctx);
   // Host is checked with the other malformed requests, so its absence gets the error body too.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
     if (refusal) return sendRefusal(res, refusal);
+    // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
+    if (path === '/metrics') {
+      void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
+        log(`metrics: ${describeError(error)}`);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Metrics could not be read')));
+      });
+      return;
+    }
     if (adminPage(path)) {
       // An admin page: Next.js puts the nonce of the request's policy on every script it writes.
       const policy = adminPagePolicy(pageNonce(), dev);
@@ -63,6 +77,11 @@ async function main() {
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
+    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
+    // and in no metric.
+    if (req.headers[WARM_UP_HEADER] === warmUpToken) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
+    else countRequest(req, res);
+    delete req.headers[WARM_UP_HEADER];
     // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
     // whose body is encoded already says so under ENCODED_BODY_HEADER, and it goes out as
     // Content-Encoding (Next's own compression then leaves the body alone).
@@ -85,7 +104,12 @@ async function main() {
   server.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
-    log(`listening on http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${port} (workers ${stopWorkers ? 'on' : 'off'})`);
+    const origin = `http://${settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host}:${port}`;
+    void warmRoutes(origin).then(() => {
+      // Stalls from here on held up requests (not the start's loading of code).
+      watchEventLoop();
+      log(`listening on ${origin} (workers ${stopWorkers ? 'on' : 'off'})`);
+    });
   });
 
   onShutdownSignal(async () => {
@@ -98,6 +122,29 @@ async function main() {
     if (stopWorkers) await stopWithin(stopWorkers, WORKERS_STOP_MS);
     await runtime.shutdown();
   }, { abandon: runtime.abandon });
+}
+
+/**
+ * Next.js loads a route's code on its first request, ~0.4 s of this thread: the public routes are
+ * asked once each (answers refused before any work: a missing shop, a wrong content type) before
+ * the server says it listens, so no shop's first request waits for that.
+ */
+async function warmRoutes(origin: string): Promise<void> {
+  const asks: [string, string, Record<string, string>][] = [
+    ['GET', '/products', {}],
+    ['GET', '/collection/1', {}],
+    ['GET', '/init', {}],
+    ['POST', '/import/products', { 'content-type': 'text/plain' }],
+    ['POST', '/import/categories', { 'content-type': 'text/plain' }],
+    ['POST', '/import/status', { 'content-type': 'text/plain' }],
+  ];
+  for (const [method, path, headers] of asks) {
+    await new Promise<void>((resolve) => {
+      const request = http.request(`${origin}${path}`, { method, headers: { ...headers, [WARM_UP_HEADER]: warmUpToken } }, (response) => response.resume().on('end', () => resolve()));
+      request.on('error', () => resolve());
+      request.end();
+    });
+  }
 }
 
 main().catch((error) => {

@@ -3,13 +3,24 @@ import { boot } from '@/lib/runtime/boot';
 import { ignoreBrokenStdio, log } from '@/lib/runtime/log';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
+import { serveMetricsAlone } from '@/lib/http/metrics-endpoint';
+import { registerProcessGauges } from '@/lib/observability/serving-gauges';
 
 async function main() {
   ignoreBrokenStdio();
   const runtime = await boot({ maintenance: true });
   const stopWorkers = await startWorkers(runtime.ctx);
+  // METRICS_PORT: this node's metrics (imports applied, webhooks, emails, the process).
+  const { metricsPort, metricsToken, host } = runtime.ctx.settings;
+  let metricsServer: Awaited<ReturnType<typeof serveMetricsAlone>> | undefined;
+  if (metricsPort !== undefined) {
+    registerProcessGauges(runtime.ctx);
+    metricsServer = await serveMetricsAlone(metricsPort, host, metricsToken);
+    log(`metrics on ${metricsServer.url}/metrics`);
+  }
   log('workers running');
   onShutdownSignal(async () => {
+    await metricsServer?.close();
     await stopWorkers();
     await runtime.shutdown();
   }, { abandon: runtime.abandon });

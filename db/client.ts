@@ -28,7 +28,7 @@ function noDelaySocket({ host, port, path }: SocketOptions): net.Socket {
   return path ? net.connect({ path }) : net.connect({ host: host[0], port: port[0], noDelay: true });
 }
 
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
+export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {
   const sql = postgres(url, {
     max: options.max ?? 10,
     // Supported by postgres.js, missing from its types.
@@ -37,7 +37,7 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
     // A database that does not answer fails requests (503) in seconds rather than postgres.js's 30.
     connect_timeout: 10,
     types: { int8: int8AsNumber },
-    connection: { application_name: 'vitrine' },
+    connection: { application_name: options.applicationName ?? 'vitrine' },
   });
   const db = drizzle(sql, { schema });
   return { sql, db, close: () => sql.end({ timeout: 5 }) };

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const shops = pgTable('shops', {
   id: text('id').primaryKey(),
@@ -33,3 +33,21 @@ export const serverKeys = pgTable('server_keys', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+// Every saved version of a shop's listing and collection templates (admin app): a save adds
+// one, a restore adds a copy of the old one, so the history only grows. `source` null: the
+// built-in template.
+export const templateVersions = pgTable(
+  'template_versions',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: ['listing', 'collection'] }).notNull(),
+    source: text('source'),
+    savedBy: text('saved_by'),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('template_versions_kind').on(t.shopId, t.kind, t.id)],
+);

@@ -1,3 +1,4 @@
+import { mulberry32 } from './random';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from './synthetic-catalog';
 
 // Catalog shapes for the benchmarks (`--shape`): the synthetic catalog the code was first tuned on,
@@ -43,16 +44,6 @@ export function isShapeName(name: string): name is ShapeName {
   return (SHAPE_NAMES as readonly string[]).includes(name);
 }
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Random = () => number;
 const pick = <T>(rnd: Random, list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
 /** Zipf-like: small indexes far more often (a few brands make most of a catalog). */

@@ -1,7 +1,7 @@
 import { paramsFromSearch, parseListingQuery, type ListingQuery } from '@/lib/listing/query';
 
 // The listing benchmark's query shapes (issue: listing), as a storefront sends them, over the
-// synthetic catalog. Shared by `bench:listing` and `bin/measure-queries.ts`.
+// synthetic catalog. Shared by `bench:listing` and `bin/bench/measure-queries.ts`.
 
 export const LISTING_SHAPES: [name: string, query: string][] = [
   ['unfiltered', ''],

@@ -1,20 +1,11 @@
 import type { CatalogShape } from './catalog-shapes';
+import { mulberry32 } from './random';
 
 // Listing queries a storefront's visitors send, drawn for a catalog shape: each a combination of
 // a category, brands, a param, a price range, a city, a search, a sort and a page, most of them
 // rare (real traffic is mostly queries never seen before, so nothing computed per query and kept
 // carries it). Deterministic for a seed. Also the named query shapes every benchmark times.
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SORTS = ['', '', '', 'sort_by=price&sort_dir=asc', 'sort_by=price', 'sort_by=discount', 'sort_by=date', 'sort_by=rating', 'sort_by=sales_rate&sort_dir=asc'];
 const PRICES: [number, number][] = [

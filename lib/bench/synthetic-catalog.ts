@@ -1,18 +1,9 @@
+import { mulberry32 } from './random';
+
 // A deterministic catalog that looks like a real shop's: ~2,000 categories four levels deep,
 // 50 locations (states → cities → stores), variant groups, 10–20 params per product, fashion sizes
 // and colours, location offers on a third of the products. Shared by the import and listing
 // benchmarks.
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type SyntheticCategory = { id: string; name: string; parent: string | null; url: string };
 export type SyntheticLocation = { id: string; name: string; parent: string | null; type: string };

@@ -6,7 +6,7 @@ import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
 import { freeSlots, prepareAhead, setPrepareOnWorker } from './prepare-ahead';
 import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
-import { facetTokenList } from '@/lib/listing/facet-tokens';
+import { facetTokenList } from '@/lib/catalog/facet-tokens';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { appliedImports, offerRows, productItem, sentItemsOf } from '@/lib/testing/applied-imports';

@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
-import { ImportOutcome } from '@/lib/imports/outcome';
-import { Phases } from '@/lib/imports/phases';
+import { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { Phases } from '@/lib/runtime/phases';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';

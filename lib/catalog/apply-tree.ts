@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { describeZodError } from '@/lib/http/zod-message';
-import { ImportOutcome, itemIdOf } from '@/lib/imports/outcome';
+import { ImportOutcome, itemIdOf } from '@/lib/catalog/import-outcome';
 import { CategoryInput, LocationInput, NodeId } from './schemas';
 import { resolveTree, type TreeLink } from './tree';
 

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { facetTokens } from '@/lib/listing/facet-tokens';
+import { facetTokens } from '@/lib/catalog/facet-tokens';
 
 /**
  * Fills `products.facets` for rows stored before it and `facet_values` existed (the listing index reads

@@ -36,6 +36,11 @@ const RAW_CONTROL = /[\t\n\r]/;
 // UNSTORABLE_JSON finds, and no backslash to double). One pass over the common item's text.
 const PLAIN_JSON = /^[^\t\n\r\\]*$/;
 
+/** Whether JSON text holds an escape jsonb refuses (a NUL, an unpaired surrogate). */
+export function refusedByJsonb(text: string): boolean {
+  return UNSTORABLE_JSON.test(text);
+}
+
 /** Whether JSON text would be stored as it is (no whitespace COPY's text would read, nothing jsonb refuses). */
 export function storableJsonText(text: string): boolean {
   return !RAW_CONTROL.test(text) && !UNSTORABLE_JSON.test(text);
@@ -193,6 +198,28 @@ function writeMicros(buffer: Buffer, ms: number, at: number): void {
 }
 
 /**
+ * Copies JSON text `source[from, to)` (starting outside a string) to `target` at `at` without the
+ * tabs and line breaks between its tokens: where the copy ends.
+ */
+function copyCompact(source: Buffer, from: number, to: number, target: Buffer, at: number): number {
+  let inString = false;
+  for (let i = from; i < to; i++) {
+    const byte = source[i];
+    if (inString) {
+      if (byte === 0x5c) {
+        target[at++] = byte;
+        target[at++] = source[++i];
+        continue;
+      }
+      if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    target[at++] = byte;
+  }
+  return at;
+}
+
+/**
  * Rows in COPY's binary format, written into one growing buffer: a row is its field count, a
  * field its length (-1 for NULL) and its bytes in the type's binary form. PostgreSQL then reads
  * no text: no line to split, no escape to undo, no number to parse (what made up ~10 % of its
@@ -341,6 +368,32 @@ export class BinaryRows {
     if (length > 32) source.copy(buffer, this.used, start, end);
     else for (let i = 0; i < length; i++) buffer[this.used + i] = source[start + i];
     this.used += length;
+  }
+
+  /**
+   * One text field: the JSON text `source[start, end)` with the first `count` edits made (each
+   * replaces [editStarts[k], editEnds[k]) by editTexts[k]; in order, none overlapping) and, when
+   * `compact`, the tabs and line breaks between its tokens left out.
+   */
+  jsonBytesEdited(source: Buffer, start: number, end: number, editStarts: readonly number[], editEnds: readonly number[], editTexts: readonly string[], count: number, compact: boolean): void {
+    let extra = 0;
+    for (let k = 0; k < count; k++) extra += 3 * editTexts[k].length;
+    this.reserve(4 + (end - start) + extra);
+    const buffer = this.buffer;
+    const lengthAt = this.used;
+    let at = this.used + 4;
+    let from = start;
+    for (let k = 0; k <= count; k++) {
+      const to = k < count ? editStarts[k] : end;
+      if (compact) at = copyCompact(source, from, to, buffer, at);
+      else at += source.copy(buffer, at, from, to);
+      if (k < count) {
+        at += buffer.write(editTexts[k], at, 'utf8');
+        from = editEnds[k];
+      }
+    }
+    buffer.writeInt32BE(at - lengthAt - 4, lengthAt);
+    this.used = at;
   }
 
   /** One text[] field of such strings, by the first `count` numbers of `spans`: [start, end) pairs. */

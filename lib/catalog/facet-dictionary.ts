@@ -1,5 +1,5 @@
 import type { TransactionSql } from 'postgres';
-import { type FacetSource, type FacetVisitor, paramToken, type SimpleKind, visitFacetTokens } from '@/lib/listing/facet-tokens';
+import { type FacetSource, type FacetVisitor, paramToken, type SimpleKind, visitFacetTokens } from '@/lib/catalog/facet-tokens';
 import { copyRows } from './copy-rows';
 
 // A shop's facet dictionary (`facet_tokens`): every facet token its products have carried,

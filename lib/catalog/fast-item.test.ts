@@ -42,8 +42,9 @@ describe('checkItem', () => {
       }),
       { numRuns: 20_000 },
     );
-    // The generator must reach the fast path often enough for the comparison to mean something.
-    expect(taken).toBeGreaterThan(1000);
+    // The generator must reach the fast path often enough for the comparison to mean something
+    // (over 40 seeds: least 949, median 1,019 of the 20,000).
+    expect(taken).toBeGreaterThan(700);
   }, 60_000);
 
   it('declines what only zod can word: a missing name, a bad param, the __proto__ key', () => {

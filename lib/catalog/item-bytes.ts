@@ -1,16 +1,23 @@
 import { isUtf8 } from 'node:buffer';
-import { type BinaryRows, storableJsonText } from './copy-rows';
+import { type BinaryRows, refusedByJsonb } from './copy-rows';
 import type { TokenNumbers } from './facet-dictionary';
 import { grown } from './hash-slots';
 import { discountPercent, isoInstant, NICHE_SECTIONS } from './product-schema';
+import { keepsItsDigits } from './schemas';
+import { DELIVERY_TYPES_RULE, FAIL, SECTION_RULES, type SectionName } from './section-rules';
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
 // JSON.parse, the plain checks (fast-item.ts), prepareItem and writeFields give together, without
-// making the item's objects (~14 µs an item against ~21, bin/measure-prepare.ts). It takes only
-// the common case: an item the plain checks accept exactly as sent, its text stored as `data`
-// byte for byte (no tab or line break, nothing jsonb refuses). Anything else it declines before
-// writing a byte, and the caller parses the item (PreparedBatch.prepareSent). item-bytes.test.ts
-// holds it to that path's output on the benchmark's items and on generated items and texts.
+// making the item's objects (~12 µs an item against ~19, bin/bench/measure-prepare.ts). It takes what
+// feeds send: its text is stored as `data` with the few edits that make it the checks' output
+// where it is spelled otherwise (a number for an id or a category, a stock count for
+// `available`, one merchant for a list, a niche section the checks change) and without the tabs
+// and line breaks between tokens. A niche section (but fashion) and an offer's delivery_types
+// are parsed alone and checked by section-rules.ts. Anything else (a value the checks refuse, a
+// key spelled with an escape, a blank param name) it declines before writing a byte, and the
+// caller parses the item (PreparedBatch.prepareSent), which also words why an item is refused.
+// item-bytes.test.ts holds it to that path's output on every benchmark shape's items and on
+// generated items and texts.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -152,11 +159,36 @@ let wide = 0;
 let escaped = false;
 let escapes = false;
 
-/** Skips spaces; a tab or line break between tokens is declined (the text is not stored as it is). */
+// Whether a tab or line break stands between the item's tokens (left out of what is stored).
+let controlSpace = false;
+
+// Edits to the text stored as `data`: [editStarts[k], editEnds[k]) becomes editTexts[k] (an
+// insertion when they are equal), in the order read.
+const editStarts: number[] = [];
+const editEnds: number[] = [];
+const editTexts: string[] = [];
+let editCount = 0;
+
+function edit(start: number, end: number, text: string): void {
+  editStarts[editCount] = start;
+  editEnds[editCount] = end;
+  editTexts[editCount++] = text;
+}
+
+function isControlSpace(byte: number): boolean {
+  return byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/** Skips whitespace between tokens. */
 function space(): void {
   let byte = b[at];
-  while (byte === SPACE) byte = b[++at];
-  if (byte === 0x09 || byte === 0x0a || byte === 0x0d) decline();
+  for (;;) {
+    if (byte === SPACE) byte = b[++at];
+    else if (isControlSpace(byte)) {
+      controlSpace = true;
+      byte = b[++at];
+    } else return;
+  }
 }
 
 /** After a member or element: true when another follows (its comma and spaces passed). */
@@ -318,7 +350,7 @@ function skip(): void {
           at++;
           return;
         }
-      } else if (next === 0x09 || next === 0x0a || next === 0x0d) decline();
+      } else if (isControlSpace(next)) controlSpace = true;
       at++;
     }
   }
@@ -407,7 +439,8 @@ const MEMBERS = [
   ['gift', 'gift'],
   ['installment', 'int'],
   ['price_with_promocode', 'number'],
-  ...['type_prefix', 'vendor_code', 'barcode', 'description', 'promocode', 'deeplink_android', 'deeplink_ios', 'leftovers'].map((name) => [name, 'text']),
+  ...['type_prefix', 'description', 'promocode', 'deeplink_android', 'deeplink_ios', 'leftovers'].map((name) => [name, 'text']),
+  ...['vendor_code', 'barcode'].map((name) => [name, 'code']),
   ...['bonuses_accrual_allowed', 'bonuses_spending_allowed', 'discounts_allowed', 'is_new', 'is_child', 'is_fashion', 'ignored'].map((name) => [name, 'flag']),
   ...['tags', 'accessories', 'customer_recommendations'].map((name) => [name, 'texts']),
   ...NICHE_SECTIONS.filter((name) => name !== 'fashion').map((name) => [name, 'niche']),
@@ -440,6 +473,7 @@ const REQUIRED = ['id', 'categories', 'picture', 'name', 'price', 'url'].map((na
 const seen = new Int32Array(MEMBERS.length);
 let serial = 0;
 let id = '';
+// The id's content span, or idStart -1 when it was sent as a number (id is then its string).
 let idStart = 0;
 let idEnd = 0;
 let available = true;
@@ -454,6 +488,12 @@ let pictureStart = 0;
 let pictureEnd = 0;
 let groupStart = -1;
 let groupEnd = 0;
+// A group id sent as a number: its string (groupStart is then -1).
+let groupMade: string | null = null;
+// Whether a category was sent as a number (`categories` then holds what is stored).
+let categoriesMade = false;
+// The book section as checked, for the `book` column.
+let book: unknown = null;
 let currencyStart = -1;
 let currencyEnd = 0;
 let brandStart = -1;
@@ -496,6 +536,11 @@ function startItem(): void {
   categories = [];
   categorySpanCount = 0;
   groupStart = currencyStart = brandStart = brandPictureStart = modelStart = -1;
+  groupMade = null;
+  categoriesMade = false;
+  book = null;
+  controlSpace = false;
+  editCount = 0;
   hasMerchants = false;
   oldprice = discount = stock = rating = margin = NaN;
   created = null;
@@ -521,7 +566,62 @@ function positive(): void {
   if (!(value > 0)) decline();
 }
 
+/**
+ * A number where the checks want a string (an id, a code): its string, the stored text edited to
+ * hold it. A number JSON cannot carry exactly is declined (keepsItsDigits: the checks refuse it).
+ */
+function numberAsText(): string {
+  const start = at;
+  finite();
+  if (!keepsItsDigits(value)) decline();
+  const made = String(value);
+  edit(start, at, JSON.stringify(made));
+  return made;
+}
+
+/** A string, or a number made one (numberAsText): true for a string, its content at [textStart, textEnd). */
+function stringOrNumber(): boolean {
+  if (b[at] === QUOTE) {
+    text();
+    return true;
+  }
+  if (!isNumberStart(b[at])) decline();
+  numberAsText();
+  return false;
+}
+
+/** One string or an array of them, a string made a list of one; each string to `each`. */
+function oneOrMany(each?: () => void): void {
+  if (b[at] !== QUOTE) return strings(each);
+  edit(at, at, '[');
+  text();
+  each?.();
+  edit(at, at, ']');
+}
+
+/**
+ * A section checked alone (section-rules.ts): the value at `at` parsed, the stored text edited
+ * to the check's output when it differs. Its output.
+ */
+function section(check: (value: unknown) => unknown): unknown {
+  const start = at;
+  skip();
+  const sent = JSON.parse(b.toString('utf8', start, at)) as unknown;
+  const checked = check(sent);
+  if (checked === FAIL) decline();
+  if (checked !== sent) edit(start, at, JSON.stringify(checked));
+  return checked;
+}
+
 function category(): void {
+  if (b[at] !== QUOTE) {
+    // An id sent as a number (CONTRACT §3): its string.
+    if (!isNumberStart(b[at])) decline();
+    categories.push(numberAsText());
+    categoriesMade = true;
+    return;
+  }
+  text();
   // A blank entry is refused, a spaced one trimmed: the checks' to do.
   if (!trimmed()) decline();
   const name = shared();
@@ -538,19 +638,31 @@ function merchant(): void {
 function member(index: number): void {
   switch (MEMBER_KIND[index]) {
     case 'id':
-      string();
-      id = decode(textStart, textEnd);
-      idStart = textStart;
-      idEnd = textEnd;
+      if (stringOrNumber()) {
+        id = decode(textStart, textEnd);
+        idStart = textStart;
+        idEnd = textEnd;
+      } else {
+        id = String(value);
+        idStart = -1;
+      }
       if (id.length < 1 || id.length > 64 || id.trim() !== id) decline();
       return;
     case 'available':
       if (isNull()) return;
-      flag();
-      available = value === 1;
+      if (isNumberStart(b[at])) {
+        // A stock count (CONTRACT §3): in stock when above 0.
+        const start = at;
+        finite();
+        available = value > 0;
+        edit(start, at, available ? 'true' : 'false');
+      } else {
+        flag();
+        available = value === 1;
+      }
       return;
     case 'categories':
-      return strings(category);
+      return list(category);
     case 'picture':
       string();
       // At most 500 UTF-16 units: a string has no more units than UTF-8 bytes.
@@ -586,9 +698,11 @@ function member(index: number): void {
       currencyEnd = textEnd;
       return;
     case 'group_id':
-      optionalText();
-      groupStart = textStart;
-      groupEnd = textEnd;
+      if (isNull()) return;
+      if (stringOrNumber()) {
+        groupStart = textStart;
+        groupEnd = textEnd;
+      } else groupMade = String(value);
       return;
     case 'brand':
       optionalText();
@@ -609,7 +723,7 @@ function member(index: number): void {
       if (isNull()) return;
       hasMerchants = true;
       merchantSpanCount = 0;
-      return strings(merchant);
+      return oneOrMany(merchant);
     case 'stock_quantity':
       if (isNull()) return;
       int32();
@@ -657,14 +771,20 @@ function member(index: number): void {
       return optional(finite);
     case 'text':
       return optionalText();
+    case 'code':
+      if (!isNull()) stringOrNumber();
+      return;
     case 'flag':
       return optional(flag);
     case 'texts':
       return optional(strings);
-    case 'niche':
-      // Other niche sections are rare: zod's.
-      if (!isNull()) decline();
+    case 'niche': {
+      if (isNull()) return;
+      const name = MEMBERS[index][0] as SectionName;
+      const checked = section(SECTION_RULES[name].check);
+      if (name === 'book') book = checked;
       return;
+    }
   }
 }
 
@@ -766,7 +886,7 @@ class ParamCache {
   }
 
   /** Keeps the param whose bytes are [start, end): its number. */
-  add(start: number, end: number, hash: number, record: ParamRecord, searchable: boolean): number {
+  add(start: number, end: number, hash: number, record: ParamRecord, searchable: boolean, findable: boolean): number {
     const k = this.records.length;
     this.records.push(record);
     if (k === this.searchable.length) this.grow();
@@ -776,7 +896,7 @@ class ParamCache {
     // A param larger than the pool is read every time, as it was this time.
     if (length > this.pool.length) return k;
     if (k >= ParamCache.MOST || this.used + length > this.pool.length) this.full = true;
-    if (this.full) return k;
+    if (this.full || !findable) return k;
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     let slot = hash & mask;
@@ -839,7 +959,7 @@ let spanHash = 0;
 let spanBits = 0;
 let spanEscaped = false;
 
-/** The end of the object at `at` (declined: a tab or line break), its hash, bits and escapes to spanHash, spanBits and spanEscaped. */
+/** The end of the object at `at`, its hash, bits and escapes to spanHash, spanBits and spanEscaped (a tab or line break: controlSpace). */
 function objectSpan(): number {
   let i = at;
   let depth = 0;
@@ -865,7 +985,7 @@ function objectSpan(): number {
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
     else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
       if (--depth === 0) break;
-    } else if (byte === 0x09 || byte === 0x0a || byte === 0x0d) decline();
+    } else if (isControlSpace(byte)) controlSpace = true;
   }
   spanHash = hash;
   spanBits = bits;
@@ -903,7 +1023,13 @@ function paramMember(name: number): void {
     if (paramName === '' || paramName.trim() !== paramName) decline();
   } else if (name === K_VALUE) {
     paramMask = once(paramMask, 2);
-    list(paramValue);
+    if (b[at] === OPEN_BRACKET) list(paramValue);
+    else {
+      // One value alone: a list of it.
+      edit(at, at, '[');
+      paramValue();
+      edit(at, at, ']');
+    }
   } else if (name === K_UNIT) {
     paramMask = once(paramMask, 4);
     optionalText();
@@ -942,9 +1068,11 @@ function param(): number {
   paramPriority = '';
   paramSearchable = true;
   paramKeys = [];
+  const edits = editCount;
   object(paramMember);
   if ((paramMask & 3) !== 3) decline();
-  return paramCache.add(start, end, hash, { name: paramName, priority: paramPriority, keys: paramKeys }, paramSearchable);
+  // A param whose text was edited is read again when sent again: finding it would skip its edits.
+  return paramCache.add(start, end, hash, { name: paramName, priority: paramPriority, keys: paramKeys }, paramSearchable, editCount === edits);
 }
 
 function params(): void {
@@ -982,7 +1110,7 @@ function offerMember(name: number): void {
     offerOldprice[last] = value;
   } else if (name === K_MERCHANT) {
     offerMask = once(offerMask, 8);
-    optional(strings);
+    optional(oneOrMany);
   } else if (name === K_STOCK) {
     offerMask = once(offerMask, 16);
     if (isNull()) return;
@@ -998,9 +1126,8 @@ function offerMember(name: number): void {
     int32();
     if (value < 0) decline();
   } else if (name === K_DELIVERY) {
-    // A record, and rare: zod's.
     offerMask = once(offerMask, 128);
-    if (!isNull()) decline();
+    if (!isNull()) section(DELIVERY_TYPES_RULE.check);
   } else if (name === K_DISCOUNT) {
     offerMask = once(offerMask, 256);
     if (isNull()) return;
@@ -1049,7 +1176,15 @@ function size(): void {
 }
 
 function fashionColor(): void {
-  // A colour given by its name alone is changed into an object: declined.
+  if (b[at] === QUOTE) {
+    // A colour given by its name alone: one without a picture.
+    const start = at;
+    text();
+    colors[colorCount++] = shared();
+    edit(start, start, '{"color":');
+    edit(at, at, '}');
+    return;
+  }
   colorMask = 0;
   object(colorMember);
   if ((colorMask & 1) === 0) decline();
@@ -1109,7 +1244,7 @@ export function readItem(body: Buffer, start: number, end: number, rows: BinaryR
   if ((wide & 0x80) !== 0 && !isUtf8(body.subarray(start, end))) return undefined;
   // Text with an escape is stored as sent unless jsonb would refuse it (copy-rows.ts's jsonText),
   // in which case the parsing path spells it again: theirs.
-  if (escapes && !storableJsonText(body.toString('latin1', start, end))) return undefined;
+  if (escapes && refusedByJsonb(body.toString('latin1', start, end))) return undefined;
   writeFields(rows, start, end);
   return { id, available, categories, offerLocations, facets: numberTokens(tokens) };
 }
@@ -1146,8 +1281,10 @@ function numberOrNull(rows: BinaryRows, number: number): void {
 
 /** FIELD_COLUMNS' fields, in order (prepareItem's values as writeFields writes them). */
 function writeFields(rows: BinaryRows, start: number, end: number): void {
-  writeText(rows, idStart, idEnd);
-  textOrNull(rows, groupStart, groupEnd);
+  if (idStart < 0) rows.field('text', id);
+  else writeText(rows, idStart, idEnd);
+  if (groupMade !== null) rows.field('text', groupMade);
+  else textOrNull(rows, groupStart, groupEnd);
   writeText(rows, nameStart, nameEnd);
   writeText(rows, urlStart, urlEnd);
   writeText(rows, pictureStart, pictureEnd);
@@ -1158,14 +1295,16 @@ function writeFields(rows: BinaryRows, start: number, end: number): void {
   textOrNull(rows, brandStart, brandEnd);
   if (hasMerchants) writeTexts(rows, merchantSpans, merchantSpanCount);
   else rows.field('text[]', null);
-  writeTexts(rows, categorySpans, categorySpanCount);
+  if (categoriesMade) rows.field('text[]', categories);
+  else writeTexts(rows, categorySpans, categorySpanCount);
   rows.field('int4', Number.isNaN(stock) ? null : stock);
   numberOrNull(rows, rating);
   numberOrNull(rows, margin);
   rows.field('timestamptz', created);
-  rows.textBytes(b, start, end);
+  if (editCount === 0 && !controlSpace) rows.textBytes(b, start, end);
+  else rows.jsonBytesEdited(b, start, end, editStarts, editEnds, editTexts, editCount, controlSpace);
   textOrNull(rows, modelStart, modelEnd);
-  rows.field('json', null);
+  rows.field('json', book === null ? null : { json: book });
   rows.field('text', offerLocations.length === 0 ? null : offersText());
 }
 

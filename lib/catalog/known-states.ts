@@ -12,6 +12,7 @@
 
 import { DIGEST_VERSION } from './sent-items';
 import { StateTable } from './state-table';
+import { processWide } from '@/lib/process-wide';
 
 /** A product's stored digest and availability, as the import's look-up gives them. */
 export type StoredState = { source_digest: string | null; available: boolean | null };
@@ -36,14 +37,12 @@ export function setMaxKnownStates(max: number): void {
   maxStates = max;
 }
 
-// Next.js loads a module once per route bundle and the process entry loads its own copy: one
-// store on globalThis.
-const KEY = Symbol.for('vitrine.known-states');
+// One store per process (lib/process-wide.ts).
 type Store = { shops: Map<string, KnownStates>; pending: Map<string, { version: number; changes: StateChanges }> };
-type Holder = { [KEY]?: Store };
+const STORE = processWide<Store>('known-states');
 
 function store(): Store {
-  return ((globalThis as Holder)[KEY] ??= { shops: new Map(), pending: new Map() });
+  return STORE.getOrMake(() => ({ shops: new Map(), pending: new Map() }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
-import { itemIdOf } from '@/lib/imports/outcome';
+import { itemIdOf } from '@/lib/catalog/import-outcome';
 import { copyField } from './copy-rows';
 import { grown, slotsFor } from './hash-slots';
 import { identifier } from './schemas';

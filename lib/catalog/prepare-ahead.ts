@@ -6,6 +6,7 @@ import { peekKnownStates } from './known-states';
 import { type BatchParts, PreparedBatch } from './prepared-batch';
 import type { PrepareTask, SharedSlots } from './prepare-worker';
 import type { SentItems } from './sent-items';
+import { processWide } from '@/lib/process-wide';
 
 // Preparing an import's items (PreparedBatch) is most of what the applier's thread does for
 // new products, and none of it depends on the catalog. So the next import's items are prepared
@@ -26,16 +27,15 @@ type Preparer = { worker: Worker; pending: Map<number, Pending>; broken: boolean
 // thread writes its fields into, which the applier reads where it is until it releases the batch.
 // Without them each task allocated its arena (~1.6 times the body) and a copy of the body, and
 // every such megabyte counts towards V8's next collection of the whole heap: at ~4 imports a
-// second, one every ~0.4 s (docs/benchmarks.md). Enough slots for the imports read ahead, the one
+// second, one every ~0.4 s (docs/benchmarks-history.md). Enough slots for the imports read ahead, the one
 // being applied and one more; a task finding none (or a body too large) goes without.
 const SLOTS = 4;
 const SLOT_BODY_BYTES = 10 << 20;
 const SLOT_ARENA_BYTES = 16 << 20;
 
 // Next.js loads a module once per route bundle and the process entry loads its own copy: one
-// thread per process, on globalThis.
-const KEY = Symbol.for('vitrine.prepare-worker');
-type Holder = { [KEY]?: Preparer | null };
+// thread per process (lib/process-wide.ts).
+const PREPARER = processWide<Preparer | null>('prepare-worker');
 let lastTask = 0;
 let useWorker = true;
 
@@ -46,8 +46,7 @@ export function setPrepareOnWorker(on: boolean): void {
 
 function preparer(): Preparer | null {
   if (!useWorker) return null;
-  const holder = globalThis as Holder;
-  if (holder[KEY] === undefined || holder[KEY]?.broken) {
+  if (PREPARER.get() === undefined || PREPARER.get()?.broken) {
     try {
       // Its source is TypeScript: loaded through tsx's API, whatever started this process (tsx, vitest).
       const load = tsModuleLoader(new URL('./prepare-worker.ts', import.meta.url));
@@ -94,18 +93,18 @@ function preparer(): Preparer | null {
         fail();
       });
       worker.on('exit', fail);
-      holder[KEY] = started;
+      PREPARER.set(started);
     } catch (error) {
       log(`no thread to prepare items on (they are prepared on the applier's thread): ${String(error)}`);
-      holder[KEY] = null;
+      PREPARER.set(null);
     }
   }
-  return holder[KEY] ?? null;
+  return PREPARER.get() ?? null;
 }
 
 /** How many of the running thread's slots no task or batch holds (undefined: no thread running). */
 export function freeSlots(): number | undefined {
-  const running = (globalThis as Holder)[KEY];
+  const running = PREPARER.get();
   return running && !running.broken ? running.free.length : undefined;
 }
 

@@ -6,6 +6,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThread } from '../runtime/thread-priority';
+import { readSettings } from '@/lib/runtime/settings';
 import { PreparedBatch } from './prepared-batch';
 
 // PREPARE_THREAD_NICE lowers this thread's priority (a Linux nice value; 0, the default: the same
@@ -13,8 +14,8 @@ import { PreparedBatch } from './prepared-batch';
 // runs on a thread of its own at nice 10 (lib/http/scan-thread.ts), that one gives way, and this
 // one, which the applier waits for when it falls behind, runs as the applier does (a first load of
 // 300,000 products, one run each, the scan thread at nice 15: 24,728 items/s at nice 10, 25,250
-// at 5, 27,110 at 0; docs/benchmarks.md, session 33).
-lowerThisThread(Number(process.env.PREPARE_THREAD_NICE ?? 0));
+// at 5, 27,110 at 0; docs/benchmarks-history.md, session 33).
+lowerThisThread(readSettings().prepareThreadNice);
 
 /** The memory shared with the applier's thread (`workerData`): per slot, room for a body and for an arena. */
 export type SharedSlots = { bodies: SharedArrayBuffer[]; arenas: SharedArrayBuffer[] };

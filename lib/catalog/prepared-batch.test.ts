@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
-import { facetTokenList } from '@/lib/listing/facet-tokens';
+import { facetTokenList } from '@/lib/catalog/facet-tokens';
 import { BinaryRows } from './copy-rows';
 import { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare, writeFields } from './prepared-items';

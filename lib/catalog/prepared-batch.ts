@@ -4,8 +4,14 @@ import { TokenNumbers } from './facet-dictionary';
 import { grown } from './hash-slots';
 import { readItem } from './item-bytes';
 import { validateAndPrepare, writeFields } from './prepared-items';
-import type { SentItems } from './sent-items';
 import { readSettings } from '@/lib/runtime/settings';
+
+/** What `prepareFrom` reads of the sent items (`SentItems`, which hands batches back: no import of it here). */
+export type ItemsToPrepare = {
+  source?: { body: Buffer; spans: Int32Array };
+  value(position: number): unknown;
+  text(position: number): string | undefined;
+};
 
 // ITEM_READER=parse: no item is read from its bytes (read once: the preparing thread has its own copy).
 const BYTE_READER = readSettings().itemReader === 'bytes';
@@ -229,8 +235,8 @@ export class PreparedBatch {
     return entry;
   }
 
-  /** Prepares the item at `position` of `items`: from its bytes when they are known. */
-  prepareFrom(items: SentItems, position: number): BatchEntry {
+  /** Prepares the item at `position` of `items` (a `SentItems`): from its bytes when they are known. */
+  prepareFrom(items: ItemsToPrepare, position: number): BatchEntry {
     const source = items.source;
     if (source === undefined) return this.prepare(position, items.value(position), () => items.text(position));
     return this.prepareSent(position, source.body, source.spans[2 * position], source.spans[2 * position + 1]);

@@ -1,8 +1,8 @@
 import type { ImportProblem } from '@/db/schema';
 import { describeZodError } from '@/lib/http/zod-message';
-import { itemIdOf } from '@/lib/imports/outcome';
+import { itemIdOf } from '@/lib/catalog/import-outcome';
 import type { BinaryRows, BinaryType, CopyValue } from './copy-rows';
-import type { FacetSource } from '@/lib/listing/facet-tokens';
+import type { FacetSource } from '@/lib/catalog/facet-tokens';
 import type { FacetEncoder } from './facet-dictionary';
 import { checkItem } from './fast-item';
 import { discountPercent, ItemInput, isoInstant } from './product-schema';

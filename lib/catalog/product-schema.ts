@@ -1,21 +1,13 @@
 import { z } from 'zod';
 import { identifier, keepsItsDigits, lostDigits } from './schemas';
+import { DELIVERY_TYPES_RULE, expected, integer, SECTION_RULES, type SectionName } from './section-rules';
 
 // Spec 2.4–2.8 with CONTRACT §3's coercions and limits. Unknown keys are kept (loose objects),
 // so a field we do not model yet still comes back as the shop sent it.
 
-// A missing field reads "is required"; only required fields can be missing (the rest are nullish).
-const expected = (field: string, what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `${field} is required` : `${field} must be ${what}`);
 const text = (field: string) => z.string({ error: expected(field, 'a string') });
 const optionalText = (field: string) => text(field).nullish();
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` }).nullish();
-// 32-bit, as stored: a larger count would fail the whole import instead of one item.
-const integer = (field: string) =>
-  z
-    .number({ error: `${field} must be an integer` })
-    .int(`${field} must be an integer`)
-    .min(-2147483648, `${field} is out of range`)
-    .max(2147483647, `${field} is out of range`);
 const number = (field: string) => z.number({ error: expected(field, 'a number') }).finite(`${field} must be a number`);
 /**
  * Strings, numbers kept as their string form. Ids (a product's categories) are trimmed, as the
@@ -59,7 +51,7 @@ export const OfferInput = z.looseObject({
   stock_quantity: integer('locations[].stock_quantity').min(0, 'locations[].stock_quantity must not be negative').nullish(),
   sizes: textList('locations[].sizes').nullish(),
   weight: integer('locations[].weight').min(0, 'locations[].weight must not be negative').nullish(),
-  delivery_types: z.record(z.string(), integer('locations[].delivery_types'), { error: 'locations[].delivery_types must be an object of integers' }).nullish(),
+  delivery_types: DELIVERY_TYPES_RULE.zod.nullish(),
   discount_percent: number('locations[].discount_percent').nullish(),
 });
 export type OfferInput = z.infer<typeof OfferInput>;
@@ -82,62 +74,7 @@ const niche = {
       .nullish(),
     feature: optionalText('fashion.feature'),
   }),
-  child: z.looseObject({
-    type: optionalText('child.type'),
-    gender,
-    age: z.looseObject({ min: number('child.age.min').nullish(), max: number('child.age.max').nullish() }).nullish(),
-  }),
-  jewelry: z.looseObject({
-    gender,
-    color: optionalText('jewelry.color'),
-    metal: optionalText('jewelry.metal'),
-    gem: optionalText('jewelry.gem'),
-    ring_sizes: mixedList('jewelry.ring_sizes').nullish(),
-    bracelet_sizes: mixedList('jewelry.bracelet_sizes').nullish(),
-    chain_sizes: mixedList('jewelry.chain_sizes').nullish(),
-  }),
-  cosmetic: z.looseObject({
-    gender,
-    hypoallergenic: flag('cosmetic.hypoallergenic'),
-    periodic: flag('cosmetic.periodic'),
-    professional: flag('cosmetic.professional'),
-    skin: z.looseObject({ part: textList('cosmetic.skin.part').nullish(), type: textList('cosmetic.skin.type').nullish(), condition: textList('cosmetic.skin.condition').nullish() }).nullish(),
-    hair: z.looseObject({ type: textList('cosmetic.hair.type').nullish(), condition: textList('cosmetic.hair.condition').nullish() }).nullish(),
-    nail: z.looseObject({ type: optionalText('cosmetic.nail.type'), polish_color: optionalText('cosmetic.nail.polish_color') }).nullish(),
-    perfume: z.looseObject({ aroma: optionalText('cosmetic.perfume.aroma'), family: optionalText('cosmetic.perfume.family') }).nullish(),
-  }),
-  pharmacy: z.looseObject({
-    volumes: z.array(z.looseObject({ value: number('pharmacy.volumes[].value'), price: number('pharmacy.volumes[].price') }), { error: 'pharmacy.volumes must be an array' }).nullish(),
-  }),
-  book: z.looseObject({
-    author: optionalText('book.author'),
-    publisher: optionalText('book.publisher'),
-    series: optionalText('book.series'),
-    editor: optionalText('book.editor'),
-    illustrator: optionalText('book.illustrator'),
-    year: integer('book.year')
-      .refine((year) => year > 1700 && year < new Date().getFullYear(), { message: 'book.year must be above 1700 and below the current year' })
-      .nullish(),
-    isbn: oneOrMany('book.isbn').nullish(),
-  }),
-  realty: z.looseObject({
-    action: optionalText('realty.action'),
-    type: optionalText('realty.type'),
-    space: z.looseObject({ min: number('realty.space.min').nullish(), max: number('realty.space.max').nullish(), final: number('realty.space.final').nullish() }).nullish(),
-  }),
-  auto: z.looseObject({
-    vds: optionalText('auto.vds'),
-    periodic: flag('auto.periodic'),
-    compatibility: z.array(z.looseObject({ brand: optionalText('auto.compatibility[].brand'), model: optionalText('auto.compatibility[].model') }), { error: 'auto.compatibility must be an array' }).nullish(),
-  }),
-  fmcg: z.looseObject({ hypoallergenic: flag('fmcg.hypoallergenic'), periodic: flag('fmcg.periodic') }),
-  pets: z.looseObject({
-    periodic: flag('pets.periodic'),
-    breed: optionalText('pets.breed'),
-    type: optionalText('pets.type'),
-    age: optionalText('pets.age'),
-    size: optionalText('pets.size'),
-  }),
+  ...(Object.fromEntries(Object.entries(SECTION_RULES).map(([name, rule]) => [name, rule.zod])) as { [name in SectionName]: (typeof SECTION_RULES)[name]['zod'] }),
 };
 export const NICHE_SECTIONS = Object.keys(niche) as (keyof typeof niche)[];
 export const NICHE_SCHEMAS = niche;

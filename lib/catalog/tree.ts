@@ -1,3 +1,6 @@
+/** A category of a shop's tree as readers use it: where it sits (`path` from the root, ids) and how it is shown. */
+export type CategoryNode = { id: string; name: string; parent: string | null; url: string | null; alias: string | null; path: string[]; depth: number; known: boolean };
+
 export type TreeLink = { id: string; parent: string | null };
 
 export type ResolvedTree = {

@@ -334,3 +334,13 @@ describe('collection create', () => {
     expectError(unknownShop, 'Shop no-such-shop not found');
   });
 });
+
+it('answers --help on its own and on every command with one JSON document, without a database', async () => {
+  const all = expectSuccess(await cli('--help')) as { usage: string; commands: { command: string; usage: string }[] };
+  expect(all.usage).toBe('npm run cli -- <command> [options]');
+  expect(all.commands.map((c) => c.command)).toContain('shop rotate-secret');
+  for (const { command } of all.commands) {
+    const one = expectSuccess(await cli(...command.split(' '), '--help')) as { command: string; usage: string };
+    expect(one.command).toBe(command);
+  }
+});

@@ -8,7 +8,7 @@ import { createStaffUser } from '@/lib/staff/users';
 import { listEmailFlags } from '@/lib/subscriptions/email-flags';
 import { checkOptions, optional, required, type ParsedArgs } from './args';
 
-export const BOOLEAN_FLAGS = ['listing-extended-default', 'technical-notices'];
+export const BOOLEAN_FLAGS = ['listing-extended-default', 'technical-notices', 'help'];
 
 type Run = (ctx: AppContext, args: ParsedArgs) => Promise<unknown>;
 type Command = { takes: readonly string[]; run: Run };

@@ -1,5 +1,6 @@
 import { AppError } from '@/lib/http/errors';
 import { idOf } from '@/lib/listing/build-index';
+import { withReadSlot } from '@/lib/listing/in-flight';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import { storedProducts } from '@/lib/listing/stored-products';
 import type { AppContext } from '@/lib/runtime/context';
@@ -15,7 +16,11 @@ import { selectCollection } from './select-products';
 
 export type CollectionRequest = { id: string; params: Map<string, string>; headers?: Headers; origin: string };
 
-export async function readCollection(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
+export function readCollection(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
+  return withReadSlot(ctx.settings.listing.maxInFlight, () => collectionAnswer(ctx, request));
+}
+
+async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
   const shopId = request.params.get('shop_id')?.trim();
   if (!shopId) throw new AppError('VALIDATION', 'shop_id is required');
   if (!/^[1-9]\d{0,9}$/.test(request.id) || Number(request.id) > 2147483647) throw new AppError('VALIDATION', `Collection id must be a positive integer, got "${request.id}"`);

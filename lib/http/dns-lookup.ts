@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { processWide } from '@/lib/process-wide';
 
 // dns.lookup runs getaddrinfo on libuv's thread pool (4 threads), the pool that scrypt, Brotli and
 // zlib share: a resolver that answers slowly would hold every thread and stall sign-ins and
@@ -59,10 +60,9 @@ export class LookupLimiter {
   }
 }
 
-// One per process: Next.js loads this module once per route bundle.
-const KEY = Symbol.for('vitrine.lookup-limiter');
-type Holder = { [KEY]?: LookupLimiter };
+// One per process (lib/process-wide.ts): Next.js loads this module once per route bundle.
+const LIMITER = processWide<LookupLimiter>('lookup-limiter');
 
 export function lookupLimiter(): LookupLimiter {
-  return ((globalThis as Holder)[KEY] ??= new LookupLimiter());
+  return LIMITER.getOrMake(() => new LookupLimiter());
 }

@@ -11,26 +11,31 @@ import zlib from 'node:zlib';
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]); // deflate, no name, no time, unknown OS
 const LAST_BLOCK = Buffer.from([0x03, 0x00]); // an empty final block (fixed Huffman codes)
 
-/** Parts registered as kept, and the segments made of them. */
+/** Parts registered as kept, and the segments made of them (with the level each was made at). */
 const keptParts = new WeakSet<Uint8Array>();
-const segments = new WeakMap<Uint8Array, Buffer>();
+const segments = new WeakMap<Uint8Array, { segment: Buffer; level: number }>();
 
 /**
- * Marks a part that will be sent again unchanged: its compressed segment is made at a higher level
- * and kept as long as the part itself.
+ * Marks a part that may be sent again unchanged: its compressed segment is kept as long as the
+ * part itself, made again at a higher level when it is sent a second time.
  */
 export function keepCompressed<T extends Uint8Array>(part: T): T {
   keptParts.add(part);
   return part;
 }
 
+// Per request, speed matters more than the last percent of size: level 1 (~0.25 ms for 200 KB of
+// facets, level 6 ~0.8 ms, 4 % smaller). Most kept parts are never sent again (real traffic is
+// mostly new queries): only a part sent again gets level 6.
+const FIRST_LEVEL = 1;
+const KEPT_LEVEL = 6;
+
 function segmentOf(part: Uint8Array): Buffer {
   const known = segments.get(part);
-  if (known) return known;
-  const kept = keptParts.has(part);
-  // Per request, speed matters more than the last percent of size.
-  const segment = zlib.deflateRawSync(part, { level: kept ? 6 : 1, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (kept) segments.set(part, segment);
+  if (known && known.level === KEPT_LEVEL) return known.segment;
+  const level = known ? KEPT_LEVEL : FIRST_LEVEL;
+  const segment = zlib.deflateRawSync(part, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  if (keptParts.has(part)) segments.set(part, { segment, level });
   return segment;
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from './errors';
+import { processWide } from '@/lib/process-wide';
 
 // CONTRACT §3: storefront reads (listing, collections, init, images) are limited per client
 // address, apart from the shops' write limit. Kept in this process's memory: the guard must cost
@@ -16,13 +17,10 @@ const MAX_ADDRESSES = 200_000;
 
 /** `counts[s % BUCKETS]` holds the reads of bucket `s`, for `s` in `(slot - BUCKETS, slot]`. */
 type Counter = { slot: number; counts: Uint32Array };
-const KEY = Symbol.for('vitrine.read-guard');
-type Holder = { [KEY]?: Map<string, Counter> };
+const COUNTERS = processWide<Map<string, Counter>>('read-guard');
 
 function counters(): Map<string, Counter> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= new Map();
-  return holder[KEY];
+  return COUNTERS.getOrMake(() => new Map());
 }
 
 function counterAt(all: Map<string, Counter>, address: string, slot: number): Counter {

@@ -6,18 +6,21 @@
 //
 // The thread runs at nice 10 (SCAN_THREAD_NICE; 0 for none), below the applier and the preparing
 // thread. The process entry starts it (startScanThread); request handlers, which Next.js bundles
-// apart, find it on globalThis. Without one (tests, tools) or with no free slot, or for a body too
+// apart, find it as a process-wide piece (lib/process-wide.ts). Without one (tests, tools) or with no free slot, or for a body too
 // small or too large for a slot, the body is scanned where it is.
 
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
+import { readSettings } from '@/lib/runtime/settings';
 import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 import type { ScanAnswer, ScanTask } from './scan-worker';
+import { processWide } from '@/lib/process-wide';
 
 // Below this a body is scanned in well under a millisecond: not worth the hop.
 const MIN_BYTES = 256 << 10;
-const SLOT_BYTES = 10 << 20;
+// Room for the largest body the default limit lets in (35 MiB): a slot is only memory once written.
+const SLOT_BYTES = 36 << 20;
 const SLOTS = 2;
 
 type Scanner = {
@@ -31,8 +34,7 @@ type Scanner = {
   broken: boolean;
 };
 
-const KEY = Symbol.for('vitrine.scan-thread');
-type Holder = { [KEY]?: Scanner };
+const SCANNER = processWide<Scanner>('scan-thread');
 
 /** Each task waiting for the thread is answered as though the thread had failed: scanned by its caller. */
 function stopped(scanner: Scanner): void {
@@ -43,12 +45,12 @@ function stopped(scanner: Scanner): void {
 
 /** Starts the thread that scans large bodies, once per process (the process entry calls it). */
 export function startScanThread(): void {
-  const holder = globalThis as Holder;
-  if (holder[KEY] && !holder[KEY].broken) return;
+  const running = SCANNER.get();
+  if (running && !running.broken) return;
   // Its source is TypeScript: loaded through tsx's API, whatever started this process.
   const load = tsModuleLoader(new URL('./scan-worker.ts', import.meta.url));
   const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
-  const nice = Number(process.env.SCAN_THREAD_NICE ?? 10);
+  const nice = readSettings().scanThreadNice;
   let worker: Worker;
   try {
     worker = new Worker(load, { eval: true, workerData: { slots, nice } });
@@ -73,15 +75,14 @@ export function startScanThread(): void {
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(`exit ${code}`));
-  holder[KEY] = scanner;
+  SCANNER.set(scanner);
 }
 
 /** Stops the thread (tests). */
 export async function stopScanThread(): Promise<void> {
-  const holder = globalThis as Holder;
-  const scanner = holder[KEY];
+  const scanner = SCANNER.get();
   if (!scanner) return;
-  delete holder[KEY];
+  SCANNER.set(undefined);
   stopped(scanner);
   await scanner.worker.terminate();
 }
@@ -92,7 +93,7 @@ export async function stopScanThread(): Promise<void> {
  * there (no thread, no free slot, a body too small or too large), for the caller to scan it.
  */
 export function scanOnThread(bytes: Uint8Array, elementKeys: readonly string[]): Promise<ScannedObject | null> | undefined {
-  const scanner = (globalThis as Holder)[KEY];
+  const scanner = SCANNER.get();
   if (!scanner || scanner.broken || bytes.length < MIN_BYTES || bytes.length > SLOT_BYTES) return undefined;
   const slot = scanner.free.pop();
   if (slot === undefined) return undefined;

@@ -3,10 +3,12 @@ import { bumpCatalogVersion } from '@/lib/catalog/version';
 import { enqueue } from '@/lib/jobs';
 import { queueFailureNotice } from '@/lib/mail/failure-notice';
 import type { AppContext } from '@/lib/runtime/context';
-import type { ImportOutcome } from './outcome';
+import type { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { metrics } from '@/lib/runtime/metrics';
 
 type Finished = {
   id: number;
+  seconds: number;
   operation: string;
   status: 'done' | 'failed';
   items_total: number | null;
@@ -21,9 +23,20 @@ const WEBHOOK_ERRORS = 100;
 function summarise(outcome: ImportOutcome, total: number | null, failure?: string): string | null {
   if (failure) return failure;
   if (outcome.rejected > 0) {
-    return `${outcome.rejected} of ${total ?? outcome.itemsTotal} items were rejected; the other ${outcome.applied} were applied`;
+    const rejected = `${outcome.rejected} of ${total ?? outcome.itemsTotal} items ${outcome.rejected === 1 ? 'was' : 'were'} rejected`;
+    const applied = outcome.applied === 0 ? 'none was applied' : outcome.applied === 1 ? 'the other one was applied' : `the other ${outcome.applied} were applied`;
+    return `${rejected}; ${applied}`;
   }
   return null;
+}
+
+/** Counted as it commits (a rollback after this, rare, would count it once more when applied again). */
+function noteFinished(record: Finished): void {
+  const { importsFinished, itemsApplied, applyDuration } = metrics();
+  const operation = record.operation;
+  importsFinished.inc({ operation, status: record.status });
+  if (record.items_applied) itemsApplied.inc({ operation }, record.items_applied);
+  applyDuration.observe({ operation }, record.seconds);
 }
 
 /**
@@ -47,7 +60,9 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
            warnings = ${JSON.stringify(outcome.warnings)}::jsonb,
            message = ${summarise(outcome, itemsTotal, failure)}
      where shop_id = ${shopId} and id = ${importId}
- returning id, operation, status, items_total, items_applied, items_rejected, message, webhook`;
+ returning id, operation, status, items_total, items_applied, items_rejected, message, webhook,
+           extract(epoch from finished_at - coalesce(started_at, received_at))::float8 as seconds`;
+  noteFinished(record);
   if (outcome.changed && outcome.version === undefined) outcome.version = await bumpCatalogVersion(tx, shopId);
 
   if (record.webhook) {

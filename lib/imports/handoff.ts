@@ -8,6 +8,7 @@
 
 import type { ScannedObject } from '@/lib/http/json-scan';
 import type { BodyEncoding } from './body-codec';
+import { processWide } from '@/lib/process-wide';
 
 /** An import's body: its bytes and where its top-level members are (scanJson). */
 export type HandedBody = { raw: Buffer; members: ScannedObject };
@@ -24,15 +25,19 @@ const MAX_STORED_BYTES = 128 * 1024 * 1024;
 // storage: it must not stay in memory.
 const KEEP_MS = 60_000;
 
-// Next.js loads a module once per route bundle and the process entry loads its own copy: the
-// bodies live on globalThis so intake's copy and the applier's copy share them.
-const KEY = Symbol.for('vitrine.import-handoff');
+// One shelf per process (lib/process-wide.ts), so intake's copy of this module and the applier's
+// share the bodies.
 type Kept = { body: TakenBody; until: number; bytes: number; stored: boolean };
-type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>> };
-type Holder = { [KEY]?: Shelf };
+/**
+ * Carries what intake hands over to an applier on another thread of the process (workers/
+ * thread.ts), which keeps it on its own shelf.
+ */
+export type Courier = { handOver: (importId: number, body: HandedBody & { stored?: StoredForm }) => void; announceArrival: (shopId: string) => void };
+type Shelf = { bodies: Map<number, Kept>; bytes: number; storedBytes: number; arrivals: Map<string, Set<() => void>>; courier?: Courier };
+const SHELF = processWide<Shelf>('import-handoff');
 
 function shelf(): Shelf {
-  return ((globalThis as Holder)[KEY] ??= { bodies: new Map(), bytes: 0, storedBytes: 0, arrivals: new Map() });
+  return SHELF.getOrMake(() => ({ bodies: new Map(), bytes: 0, storedBytes: 0, arrivals: new Map() }));
 }
 
 /** The bytes a scan holds. */
@@ -47,6 +52,11 @@ function release(held: Shelf, kept: Kept): void {
   else held.bytes -= kept.bytes;
 }
 
+/** Sends what intake hands over to the applier's thread from now on (undefined: kept here again). */
+export function setHandoffCourier(courier: Courier | undefined): void {
+  shelf().courier = courier;
+}
+
 /**
  * Keeps an accepted import's body for the applier, unless the kept bodies would pass the size
  * limit: those already kept are the ones the applier takes next (it goes in arrival order), so a
@@ -55,6 +65,10 @@ function release(held: Shelf, kept: Kept): void {
  */
 export function handOver(importId: number, body: HandedBody & { stored?: StoredForm }, now = Date.now()): boolean {
   const held = shelf();
+  if (held.courier) {
+    held.courier.handOver(importId, body);
+    return true;
+  }
   for (const [id, kept] of held.bodies) {
     if (kept.until > now) break;
     held.bodies.delete(id);
@@ -91,6 +105,8 @@ export function isKept(importId: number): boolean {
 
 /** Intake accepted an import of the shop (its record committed): an applier waiting for one hears it. */
 export function announceArrival(shopId: string): void {
+  const { courier } = shelf();
+  if (courier) return courier.announceArrival(shopId);
   const listeners = shelf().arrivals.get(shopId);
   listeners?.forEach((arrived) => arrived());
 }

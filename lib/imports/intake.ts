@@ -11,8 +11,9 @@ import { authenticateShop } from '@/lib/shops/authenticate';
 import { compressBody } from './body-codec';
 import { announceArrival, handOver } from './handoff';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
-import { Phases } from './phases';
+import { Phases } from '@/lib/runtime/phases';
 import { ProductMethod, WebhookUrl } from './schemas';
+import { metrics } from '@/lib/runtime/metrics';
 
 const SHOP_INTAKE_LOCK = 7_300;
 
@@ -89,6 +90,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   });
   phases.mark('store');
   phases.report(`intake ${importId}`);
+  metrics().importsAccepted.inc({ operation });
   // Only a process that applies imports itself can take the body over.
   if (ctx.settings.workers) {
     handOver(importId, { raw, members, stored: kept });

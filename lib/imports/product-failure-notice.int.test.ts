@@ -48,7 +48,7 @@ it('fails a products PUT with a skipped item: the valid one is stored, the webho
   });
   expect(response.status).toBe(204);
   const record = await waitForImport(server.url, shop, importId!);
-  const message = '1 of 2 items were rejected; the other 1 were applied';
+  const message = '1 of 2 items was rejected; the other one was applied';
   const errors = [{ item_id: 'free', position: 1, message: 'price must be greater than 0' }];
   expect(record).toMatchObject({ status: 'failed', items_total: 2, items_applied: 1, items_rejected: 1, message, errors });
 
@@ -84,9 +84,9 @@ it('fails a products PUT with a skipped item: the valid one is stored, the webho
       `What failed: ${message}`,
       '',
       'First errors:',
-      '  - #1, id free: price must be greater than 0',
+      '  - item 2, id free: price must be greater than 0',
       '',
-      `Details: ${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports?import=${importId}`,
+      `Details: ${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports/${importId}`,
     ].join('\n'),
   );
 });

@@ -237,7 +237,7 @@ describe('product import over HTTP', () => {
       items_total: 3,
       items_applied: 1,
       items_rejected: 2,
-      message: '2 of 3 items were rejected; the other 1 were applied',
+      message: '2 of 3 items were rejected; the other one was applied',
     });
     expect(record.errors[0]).toEqual({ item_id: 'bad', position: 1, message: 'price must be greater than 0' });
     expect(record.errors[1].position).toBe(2);

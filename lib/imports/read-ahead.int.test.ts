@@ -4,7 +4,8 @@ import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { startPreparing } from '@/lib/catalog/prepare-ahead';
 import { isKept } from './handoff';
 import { acceptImport } from './intake';
-import { runPendingImports, SHOP_APPLY_TX_LOCK } from './run-imports';
+import { SHOP_APPLY_TX_LOCK } from './apply-locks';
+import { runPendingImports } from './run-imports';
 
 // Intake and the applier in one process, as `npm start` runs them: an import accepted while the
 // one before it is being applied is read ahead (its items prepared meanwhile), not only one that

@@ -8,18 +8,14 @@ import { prepareAhead, startPreparing } from '@/lib/catalog/prepare-ahead';
 import { bodyItems, makeDigests, type SentItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
+import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
 import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport } from './finish-import';
 import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
-import { Phases } from './phases';
+import { Phases } from '@/lib/runtime/phases';
 import { operations, type Operation } from './operations';
-import { ImportOutcome } from './outcome';
+import { ImportOutcome } from '@/lib/catalog/import-outcome';
 
-// Advisory-lock classes: "this shop's imports are being applied" (held by the applier's session)
-// and, inside each apply transaction, the same claim again, so that even if the session lock were
-// lost with its idle connection no two transactions apply a shop's imports at once.
-const SHOP_IMPORT_LOCK = 7_301;
-export const SHOP_APPLY_TX_LOCK = 7_302;
 
 type Pending = { id: number; operation: Operation };
 
@@ -113,6 +109,12 @@ export async function pruneImportBodies(ctx: AppContext, days: number): Promise<
      where i.shop_id = b.shop_id and i.id = b.import_id
        and i.status in ('done', 'failed') and i.finished_at < now() - make_interval(days => ${days})`;
   return result.count;
+}
+
+/** Imports accepted and not finished, of every shop (the partial index `imports_pending`). */
+export async function countPendingImports(ctx: Pick<AppContext, 'sql'>): Promise<number> {
+  const [row] = await ctx.sql<{ count: number }[]>`select count(*)::int as count from imports where status in ('queued', 'running')`;
+  return row.count;
 }
 
 /** Shops with imports waiting: after a restart, or when a wake-up job was lost. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PgBoss, SendOptions, Queue } from 'pg-boss';
 import type { TransactionSql } from 'postgres';
+import { processWide } from '@/lib/process-wide';
 
 // Job names and payloads. Handlers live in workers/, above the domain: this file imports no
 // domain code, so the domain can enqueue without a dependency loop.
@@ -77,16 +78,15 @@ export async function createQueues(boss: PgBoss, webhook: { retryLimit: number; 
 // A process that applies imports itself wakes its own applier when intake has stored an import:
 // no job row to write in intake's transaction (7 ms of a re-send's ~70 ms answer), none to
 // fetch and complete. The imports table is what is durable; a wake-up lost in a crash is made
-// good by the workers' sweep of pending imports. Set by workers/, on globalThis: Next.js loads
-// this module once per route bundle and the process entry loads its own copy.
-const WAKER = Symbol.for('vitrine.import-waker');
-type WakerHolder = { [WAKER]?: (shopId: string) => void };
+// good by the workers' sweep of pending imports. Set by workers/, one per process
+// (lib/process-wide.ts): Next.js loads this module once per route bundle.
+const WAKER = processWide<(shopId: string) => void>('import-waker');
 
 export function setImportWaker(waker: ((shopId: string) => void) | undefined): void {
-  (globalThis as WakerHolder)[WAKER] = waker;
+  WAKER.set(waker);
 }
 
 /** This process's import waker, when it applies imports itself. */
 export function importWaker(): ((shopId: string) => void) | undefined {
-  return (globalThis as WakerHolder)[WAKER];
+  return WAKER.get();
 }

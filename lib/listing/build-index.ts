@@ -5,7 +5,8 @@ import { add, emptySet, has, remove, type Bitset } from './bitset';
 import { BinaryCopyReader, bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type BinaryRow } from './binary-copy';
 import { BytesTable } from './bytes-table';
 import { cheapestOffers, type OfferLists } from './cheapest-offers';
-import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from './facet-tokens';
+import type { CategoryNode } from '@/lib/catalog/tree';
+import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from '@/lib/catalog/facet-tokens';
 
 import { FloatList, IntList } from './int-list';
 import { ROLE_BRAND, ROLE_PICTURE, type LayoutTask } from './layout-kernel';
@@ -13,7 +14,8 @@ import { layOutAside } from './layout-worker';
 import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
 import { StringTable } from './string-table';
 
-export { foldCase, valueKeyOf } from './facet-tokens';
+export type { CategoryNode } from '@/lib/catalog/tree';
+export { foldCase, valueKeyOf } from '@/lib/catalog/facet-tokens';
 
 // A shop's catalog as the listing engine reads it: documents (one per product) numbered by base
 // price, typed-array columns, and facet values as one global dictionary with two indexes over it:
@@ -33,7 +35,6 @@ export type Dimension = {
   numeric: boolean;
 };
 
-export type CategoryNode = { id: string; name: string; parent: string | null; url: string | null; alias: string | null; path: string[]; depth: number; known: boolean };
 export type LocationNode = { id: string; name: string; type: string | null; path: string[] };
 
 export type ShopIndex = {
@@ -234,26 +235,76 @@ function literal(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+// A turn of handling chunks lasts about SLICE_MS, and longer while more than QUEUE_HIGH_BYTES
+// wait (the stream is never paused: postgres.js's COPY stream can stall for good once its socket
+// is paused, and did here, leaving a build's snapshot open).
+const QUEUE_HIGH_BYTES = 16 << 20;
+const SLICE_MS = 8;
+
 /**
- * Hands each chunk of a COPY TO stream to `take` as it arrives, in flowing mode. (Pulled with
- * `for await`, postgres.js's COPY stream can stall for good when it pauses its socket.) Rows
- * are handled as each network chunk arrives, so queries go on between chunks. An error from
- * `take` ends the read once the stream is drained (the connection stays usable).
+ * Hands each chunk of a COPY TO stream to `take`, in order, in turns of a few milliseconds
+ * between which the event loop runs. (Handed over as they arrived, the chunks libuv reads in one
+ * go, up to 32 of 64 KB, held the loop ~0.2 s.) An error from `take` ends the read once the
+ * stream is drained (the connection stays usable).
  */
-function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
+export function drain(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let failure: unknown = null;
-    stream.on('data', (chunk: Buffer) => {
-      if (failure !== null) return;
-      try {
-        take(chunk);
-      } catch (error) {
-        failure = error;
+    const queue: Buffer[] = [];
+    let next = 0;
+    let queued = 0;
+    let ended = false;
+    let scheduled = false;
+    const finish = () => (failure !== null ? reject(failure) : resolve());
+    const handle = () => {
+      scheduled = false;
+      const until = performance.now() + SLICE_MS;
+      while (next < queue.length && (queued > QUEUE_HIGH_BYTES || performance.now() < until)) {
+        const chunk = queue[next++];
+        queued -= chunk.length;
+        if (failure !== null) continue;
+        try {
+          take(chunk);
+        } catch (error) {
+          failure = error;
+        }
       }
+      if (next === queue.length) {
+        queue.length = 0;
+        next = 0;
+      }
+      if (queue.length > 0) schedule();
+      else if (ended) finish();
+    };
+    const schedule = () => {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(handle);
+    };
+    stream.on('data', (chunk: Buffer) => {
+      queue.push(chunk);
+      queued += chunk.length;
+      schedule();
     });
     stream.once('error', reject);
-    stream.once('end', () => (failure !== null ? reject(failure) : resolve()));
+    stream.once('end', () => {
+      ended = true;
+      resumeConnection(stream);
+      if (queue.length === 0 && !scheduled) finish();
+    });
   });
+}
+
+/**
+ * postgres.js pauses a connection's socket when a COPY chunk finds the stream's buffer full, and
+ * resumes it when the stream asks for more. A COPY whose last chunk and end arrive in one read
+ * (a small one: a refresh's few changed rows) ends with the buffer full and the socket paused, and
+ * an ended stream never asks again: the answers to the connection's next statements (the build's
+ * COMMIT) are never read, and the pool loses the connection for good (porsager/postgres#499, the
+ * fix proposed in #1016 is not released). Its `read` resumes the socket: asked once the stream ended.
+ */
+function resumeConnection(stream: NodeJS.ReadableStream): void {
+  (stream as unknown as { _read?: (size: number) => void })._read?.(0);
 }
 
 /**

@@ -6,7 +6,7 @@ import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
 import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
 import { runListing } from './engine';
-import { dropIndexes, indexFor, loadedIndexes, setIndexBudget, yieldToBuilds } from './index-store';
+import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
 
 let database: TestDatabase;
@@ -52,6 +52,46 @@ it('keeps answering from the current index while the next one is built, then swa
   const next = await eventually(() => indexFor(sql, shopId), (index) => docOf(index, 'new') !== undefined, 10_000);
   expect(next.version).toBe(first.version + 1);
   expect(next.n).toBe(21);
+});
+
+it('paces refreshes while imports keep committing: the next starts only REFRESH_PACE times the last one’s duration after it', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(20_000);
+  await indexFor(sql, shopId);
+  // Commits every few ms for two seconds.
+  const end = performance.now() + 2_000;
+  let k = 0;
+  for (; performance.now() < end; k++) {
+    await sql.begin((tx) => applyProducts(tx, shopId, 'put', [item(`p${k}`, 1000 + k)]));
+    await indexFor(sql, shopId);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  // Still fresh: the last commit shows soon after.
+  const lastId = `p${k - 1}`;
+  await eventually(() => indexFor(sql, shopId), (index) => index.price[docOf(index, lastId)!] === 1000 + k - 1, 10_000);
+  const refreshes = recentRefreshes(shopId);
+  expect(refreshes.length).toBeGreaterThan(2);
+  for (let i = 1; i < refreshes.length; i++) {
+    const before = refreshes[i - 1];
+    expect(refreshes[i].started, JSON.stringify(refreshes)).toBeGreaterThanOrEqual(nextRefreshAt(before.started, before.finished) - 1);
+    // Refreshes of a 20,000-product shop take far less than FRESHNESS_MS: the full pace applies.
+    expect(nextRefreshAt(before.started, before.finished)).toBe(before.finished + REFRESH_PACE * (before.finished - before.started));
+  }
+}, 60_000);
+
+it('keeps what its queries made when an import changed nothing: the same index under the next version', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(30);
+  const first = await indexFor(sql, shopId);
+  const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&price_min=5`)));
+  runListing(first, query, null);
+  expect(first.cache.size).toBeGreaterThan(0);
+  // The same items again: stored as they were, the catalog's version moves on.
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 30 }, (_, i) => item(`p${i}`, i + 1))));
+  const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(next.buildSteps).toBe('nothing changed');
+  expect(next.cache).toBe(first.cache);
+  expect(next.available).toBe(first.available);
 });
 
 it('lets background work (orders, a word index) wait while any index is being built, unless a query waits for it', async () => {

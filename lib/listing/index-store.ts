@@ -7,20 +7,56 @@ import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopInd
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
+import { processWide } from '@/lib/process-wide';
+import { metrics } from '@/lib/runtime/metrics';
 
-// One listing index per shop and process, shared by every route (on globalThis: Next.js may load
+// One listing index per shop and process, shared by every route (lib/process-wide.ts: Next.js may load
 // this module once per route bundle). A query takes the current index and never waits for a
 // refresh: after an import commits (NOTIFY), the next index is built in the background (from the
 // previous one and the changed rows when it can) and swapped in whole. Only a shop's first query
 // waits, for its first index. Under the memory budget the least recently used shops' indexes are
 // dropped.
+//
+// Refreshes are paced: while imports keep committing (a first load commits one every fraction of
+// a second), the next refresh waits REFRESH_PACE times as long as the last one took, so keeping
+// an index fresh takes at most 1 / (1 + REFRESH_PACE) of the machine from the imports and the
+// queries (refreshing back to back took a core, and halved a load's rate with a storefront
+// reading). A change after a quiet spell is refreshed at once. The pause is cut short so that a
+// change committed just after a refresh began (it waits for that one, the pause and its own)
+// still shows within FRESHNESS_MS, but never below MIN_PACE times the refresh: with refreshes of
+// several seconds (a million products) back to back, the serving thread did nothing else and
+// storefront reads queued for minutes. A refresh's time includes what its index's predecessor's
+// queries had made and is made again for it (other orders, the word index).
+export const REFRESH_PACE = 1.5;
+export const MIN_PACE = 1;
+export const FRESHNESS_MS = 10_000;
+
+/** When the next refresh may start, after one that ran from `started` to `finished` (ms). */
+export function nextRefreshAt(started: number, finished: number): number {
+  const took = finished - started;
+  return finished + Math.max(MIN_PACE * took, Math.min(REFRESH_PACE * took, FRESHNESS_MS - 2 * took));
+}
 
 type Entry = {
   index: ShopIndex | null;
   building: Promise<ShopIndex> | null;
   wanted: number; // the newest catalog version heard of
   lastUsed: number; // the store's clock at the last query
+  refreshDue: number; // performance.now() before which no refresh starts (pacing)
+  waiting: ReturnType<typeof setTimeout> | null; // a refresh held back until refreshDue
+  refreshes: Refresh[]; // the last few, oldest first
+  settling: boolean; // a refresh's index is swapped in and what its predecessor had made is being made again
 };
+
+/** A build or refresh of a shop's index: when it started and ended (performance.now()), and the version it gave. */
+export type Refresh = { started: number; finished: number; version: number };
+const REFRESHES_KEPT = 16;
+
+function noteRefresh(entry: Entry, refresh: Refresh): void {
+  entry.refreshes.push(refresh);
+  if (entry.refreshes.length > REFRESHES_KEPT) entry.refreshes.shift();
+  entry.refreshDue = nextRefreshAt(refresh.started, refresh.finished);
+}
 
 type Store = {
   entries: Map<string, Entry>;
@@ -30,13 +66,10 @@ type Store = {
   clock: number;
 };
 
-const KEY = Symbol.for('vitrine.listing-indexes');
-type Holder = { [KEY]?: Store };
+const STORE = processWide<Store>('listing-indexes');
 
 function store(): Store {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= { entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024, clock: 0 };
-  return holder[KEY];
+  return STORE.getOrMake(() => ({ entries: new Map(), listening: null, sql: null, budgetBytes: 1024 * 1024 * 1024, clock: 0 }));
 }
 
 export function setIndexBudget(bytes: number): void {
@@ -75,12 +108,33 @@ export function catalogChanged(shopId: string, version: number): void {
   const entry = store().entries.get(shopId);
   if (!entry) return;
   if (version > entry.wanted) entry.wanted = version;
-  if (!entry.building && entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+  refreshWhenDue(shopId, entry);
+}
+
+/** Starts a refresh if the index is behind and none runs: now, or when the pace allows. */
+function refreshWhenDue(shopId: string, entry: Entry): void {
+  if (entry.building || entry.settling || entry.waiting || !entry.index || entry.index.version >= entry.wanted) return;
+  const wait = entry.refreshDue - performance.now();
+  if (wait <= 0) return startRefresh(shopId, entry);
+  entry.waiting = setTimeout(() => {
+    entry.waiting = null;
+    // Dropped meanwhile (memory budget, tests): nothing to refresh.
+    if (store().entries.get(shopId) === entry) refreshWhenDue(shopId, entry);
+  }, wait);
+  entry.waiting.unref();
+}
+
+/** An index built from scratch on a first read (full) or brought up to date after an import (refresh). */
+function noteBuilt(kind: 'full' | 'refresh', started: number): void {
+  const { indexBuilds, indexBuildDuration } = metrics();
+  indexBuilds.inc({ kind });
+  indexBuildDuration.observe({ kind }, (performance.now() - started) / 1000);
 }
 
 function startRefresh(shopId: string, entry: Entry): void {
   const sql = store().sql!;
   const previous = entry.index;
+  const started = performance.now();
   entry.building = (async () => {
     // Availability alone: patched; products changed: rebuilt from the previous index and the
     // changed rows; trees changed (or most products): built from scratch.
@@ -88,21 +142,29 @@ function startRefresh(shopId: string, entry: Entry): void {
     await warm(next);
     return next;
   })();
-  entry.building
-    .then((index) => {
-      // A shop that searches gets its word index rebuilt with the listing index.
-      if (previous?.cache.has('search') && !index.cache.has('search')) void searchIndexFor(index, true).catch(() => undefined);
+  void entry.building
+    .then(async (index) => {
       entry.index = index;
-      if (previous) void warmOrders(index, previous).catch((error) => log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
+      noteBuilt('refresh', started);
       if (index.version > entry.wanted) entry.wanted = index.version;
       log(`listing index of shop ${shopId} at version ${index.version}: ${index.n} products in ${Math.round(index.buildMs)} ms${index.buildSteps ? ` (${index.buildSteps})` : ''}`);
+      // Swapped in: queries (and other shops' builds) go on, while what the previous index's
+      // queries had made is made again for this one, as part of this refresh.
+      entry.settling = true;
+      entry.building = null;
+      // A shop that searches gets its word index rebuilt with the listing index.
+      const search = previous?.cache.has('search') && !index.cache.has('search') ? searchIndexFor(index, true) : undefined;
+      if (previous) await warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
+      await search?.catch(() => undefined);
     })
     .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
     .finally(() => {
       entry.building = null;
+      entry.settling = false;
+      noteRefresh(entry, { started, finished: performance.now(), version: entry.index?.version ?? 0 });
       enforceBudget();
       // Imports that committed while this one was building.
-      if (entry.index && entry.index.version < entry.wanted) startRefresh(shopId, entry);
+      refreshWhenDue(shopId, entry);
     });
 }
 
@@ -119,6 +181,9 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       select product_id as id, available, data_version > ${index.version} as changed from product_state
        where shop_id = ${index.shopId} and (version > ${index.version} or data_version > ${index.version})`;
     if (rows.some((row) => row.changed)) return null;
+    // Nothing changed (an import that sent everything as it was): the same index under the new
+    // version, with everything its queries kept (counts, blocks, orders).
+    if (rows.length === 0) return { ...index, version: state.version, buildMs: 0, buildSteps: 'nothing changed' };
     const started = performance.now();
     const available = index.available.slice();
     for (const row of rows) {
@@ -128,7 +193,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       else remove(available, doc);
     }
     // Orders do not depend on stock; counts do. Products' stored rows did not change.
-    const kept = ['order:', 'walk:', 'discount:', 'links:', 'label-ranks', 'search', 'stored-products'];
+    const kept = ['order:', 'walk:', 'discount:', 'links:', 'numeric-order:', 'search', 'stored-products'];
     const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
     return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
@@ -148,12 +213,26 @@ async function warm(index: ShopIndex): Promise<void> {
  * or any other shop's build (see yieldToBuilds).
  */
 async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> {
+  const turn = () => backgroundTurn(index);
   for (const cacheKey of [...previous.cache.keys()]) {
     if (!cacheKey.startsWith('order:')) continue;
     const [, key, dir] = cacheKey.split(':') as [string, SortKey, 'asc' | 'desc'];
-    await prepareSortedDocuments(index, key, dir, () => yieldToBuilds());
+    await prepareSortedDocuments(index, key, dir, turn);
   }
-  await prepareLocationOnly(index, previous, () => yieldToBuilds());
+  await prepareLocationOnly(index, previous, turn);
+}
+
+/** Ends background work on an index that is no longer its shop's current one (backgroundTurn). */
+const SUPERSEDED = new Error('a newer index of the shop was swapped in');
+
+/**
+ * A turn for background work on `index` (yieldToBuilds), which ends it once a newer index of the
+ * shop is current, unless `wanted`: work left waiting behind builds kept each superseded index
+ * (~0.5 GB at a million products) alive, and a first load's indexes piled up to 7 GB.
+ */
+async function backgroundTurn(index: ShopIndex, wanted: () => boolean = () => false): Promise<void> {
+  await yieldToBuilds(wanted);
+  if (!wanted() && store().entries.get(index.shopId)?.index !== index) throw SUPERSEDED;
 }
 
 /**
@@ -189,7 +268,7 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   await s.listening;
   let entry = s.entries.get(shopId);
   if (!entry) {
-    entry = { index: null, building: null, wanted: 0, lastUsed: 0 };
+    entry = { index: null, building: null, wanted: 0, lastUsed: 0, refreshDue: 0, waiting: null, refreshes: [], settling: false };
     s.entries.set(shopId, entry);
   }
   entry.lastUsed = ++s.clock;
@@ -198,13 +277,16 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   if (entry.index) return entry.index;
   if (!entry.building) {
     const current = entry;
+    const started = performance.now();
     const building = buildIndex(sql, shopId).then(async (index) => {
       await warm(index);
       current.index = index;
+      noteBuilt('full', started);
+      noteRefresh(current, { started, finished: performance.now(), version: index.version });
       if (index.version > current.wanted) current.wanted = index.version;
       current.building = null;
       enforceBudget();
-      if (index.version < current.wanted) startRefresh(shopId, current);
+      refreshWhenDue(shopId, current);
       return index;
     });
     entry.building = building;
@@ -224,7 +306,7 @@ export function searchIndexFor(index: ShopIndex, background = false): Promise<Se
   if (!background) index.cache.set('search-wanted', true);
   const cached = index.cache.get('search') as Promise<SearchIndex> | undefined;
   if (cached) return cached;
-  const turn = () => yieldToBuilds(() => index.cache.has('search-wanted'));
+  const turn = () => backgroundTurn(index, () => index.cache.has('search-wanted'));
   const building = buildSearchIndex(store().sql!, index, turn);
   index.cache.set('search', building);
   // Counted in the memory budget once built.
@@ -240,7 +322,20 @@ export function loadedIndexes(): { shopId: string; version: number; products: nu
     .map((entry) => ({ shopId: entry.index!.shopId, version: entry.index!.version, products: entry.index!.n, bytes: indexBytes(entry.index!), buildMs: entry.index!.buildMs }));
 }
 
+/** The shop's last builds and refreshes in this process, oldest first. */
+export function recentRefreshes(shopId: string): Refresh[] {
+  return [...(store().entries.get(shopId)?.refreshes ?? [])];
+}
+
 /** Drops every index (tests and benchmarks). */
 export function dropIndexes(): void {
   store().entries.clear();
+}
+
+/** Drops every index and forgets the database connection listened on (a benchmark that boots the runtime again). */
+export function forgetIndexStore(): void {
+  const s = store();
+  s.entries.clear();
+  s.listening = null;
+  s.sql = null;
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
 import { layOut, LAYOUT_SOURCE, type LayoutResult, type LayoutTask } from './layout-kernel';
+import { processWide } from '@/lib/process-wide';
 
 // One layout worker per process lays out an index build's postings and inverted lists (a second
 // core: the build's own thread meanwhile lays out offers and columns, and answers queries between
@@ -28,13 +29,11 @@ parentPort.on('message', ({ id, task }) => {
 type Pending = { resolve: (result: LayoutResult) => void; reject: (error: Error) => void };
 type LayoutWorker = { worker: Worker; pending: Map<number, Pending>; broken: boolean };
 
-const KEY = Symbol.for('vitrine.layout-worker');
-type Holder = { [KEY]?: LayoutWorker | null };
+const LAYOUT = processWide<LayoutWorker | null>('layout-worker');
 let lastTask = 0;
 
 function layoutWorker(): LayoutWorker | null {
-  const holder = globalThis as Holder;
-  if (holder[KEY] === undefined || holder[KEY]?.broken) {
+  if (LAYOUT.get() === undefined || LAYOUT.get()?.broken) {
     try {
       const worker = new Worker(workerSource(), { eval: true });
       worker.unref();
@@ -56,13 +55,13 @@ function layoutWorker(): LayoutWorker | null {
         fail(error);
       });
       worker.on('exit', () => fail(new Error('the layout worker exited')));
-      holder[KEY] = started;
+      LAYOUT.set(started);
     } catch (error) {
       log(`no layout worker (builds lay out on their own thread): ${String(error)}`);
-      holder[KEY] = null;
+      LAYOUT.set(null);
     }
   }
-  return holder[KEY] ?? null;
+  return LAYOUT.get() ?? null;
 }
 
 /**

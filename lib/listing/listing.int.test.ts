@@ -360,3 +360,50 @@ describe('GET /products', () => {
     );
   });
 });
+
+describe('numeric params', () => {
+  let weighed: TestShop;
+  const query = async (params: Record<string, string>) => {
+    const search = new URLSearchParams({ shop_id: weighed.shop_id, did: 'd1', sid: 's1', collapse: 'false', ...params });
+    return (await (await fetch(`${fixture.server.url}/products?${search}`)).json()) as { products: string[]; filters: Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    weighed = await createTestShop(fixture.database.ctx, { currency: 'USD' });
+    const send = async (resource: string, fields: Record<string, unknown>) => {
+      const { importId } = await sendImport(fixture.server.url, resource === 'categories' ? 'POST' : 'PUT', resource, weighed, fields);
+      expect((await waitForImport(fixture.server.url, weighed, importId!)).status).toBe('done');
+    };
+    await send('categories', { categories: [{ id: 'a', name: 'A', parent: null }, { id: 'b', name: 'B', parent: null }] });
+    const weights: [string, string, number, unknown[]][] = [
+      ['w1', 'a', 10, [-1.5]],
+      ['w2', 'a', 20, [0]],
+      ['w3', 'a', 30, [2.25, 7]],
+      ['w4', 'b', 40, [10]],
+      ['w5', 'b', 50, [100]],
+      ['w6', 'b', 60, []],
+    ];
+    await send('products', {
+      items: weights.map(([id, category, price, weight]) =>
+        item({ id, name: id, categories: [category], price, params: [{ name: 'Weight', value: weight, unit: 'kg' }, { name: 'Mixed', value: [price === 10 ? 'light' : price] }] }),
+      ),
+    });
+  });
+
+  it('shows a numeric param as the range of the values counted, disjunctively, and a mixed one as values', async () => {
+    const all = await query({});
+    expect(all.filters.Weight).toEqual({ count: 5, priority: 0, values: {}, ranges: { min: -1.5, max: 100 } });
+    expect(all.filters.Mixed).toEqual({ count: 6, priority: 0, values: { light: 1, '20': 1, '30': 1, '40': 1, '50': 1, '60': 1 } });
+    // Narrowed by another filter: the range of what is left.
+    expect((await query({ categories: 'a' })).filters.Weight).toEqual({ count: 3, priority: 0, values: {}, ranges: { min: -1.5, max: 7 } });
+    expect((await query({ categories: 'b' })).filters.Weight).toEqual({ count: 2, priority: 0, values: {}, ranges: { min: 10, max: 100 } });
+    // Its own selection does not narrow its range (every filter but its own); its count is the
+    // result's products with it (spec 2.10); the others' counts follow the selection.
+    const chosen = await query({ filters: JSON.stringify({ Weight: ['7', '10'] }) });
+    expect(chosen.products).toEqual(['w3', 'w4']);
+    expect(chosen.filters.Weight).toEqual({ count: 2, priority: 0, values: {}, ranges: { min: -1.5, max: 100 } });
+    expect(chosen.filters.Mixed).toEqual({ count: 2, priority: 0, values: { '30': 1, '40': 1 } });
+    // Nothing left with a value: no Weight filter at all.
+    expect((await query({ categories: 'b', price_min: '55' })).filters.Weight).toBeUndefined();
+  });
+});

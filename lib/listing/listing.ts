@@ -9,68 +9,82 @@ import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
+import { withReadSlot } from './in-flight';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
 import { storedProducts } from './stored-products';
+import { metrics, shopSizeBucket } from '@/lib/runtime/metrics';
 
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
 
-type Facet = { value: number; count: number; label: string; rank: number };
+type Facet = { value: number; count: number; label: string };
 
+/** By count, then label in code-unit order (then value number: the sort is stable). */
 function byCountThenLabel(a: Facet, b: Facet): number {
-  return b.count - a.count || a.rank - b.rank;
+  return b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
-/** Every facet value's place in code-unit order of its label, once per index version. */
-function labelRanks(index: ShopIndex): Int32Array {
-  let ranks = index.cache.get('label-ranks') as Int32Array | undefined;
-  if (!ranks) {
-    const labels = index.valueLabel;
-    const order = Array.from(labels.keys()).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
-    ranks = new Int32Array(labels.length);
-    order.forEach((value, rank) => (ranks![value] = rank));
-    index.cache.set('label-ranks', ranks);
-  }
-  return ranks;
-}
-
-/** The values of each dimension counted in the result, by count then label (categories: id). */
+/**
+ * The values counted in the result, by dimension, by count then label (categories: id). Numeric
+ * params get none: their filter is a range (numericRange), and a catalog's weights and sizes are
+ * most of its values (a value list of each made every answer walk and sort ~100,000 facets).
+ */
 function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
-  const ranks = labelRanks(index);
-  const byDim: Facet[][] = index.dims.map(() => []);
-  for (let value = 0; value < result.counts.length; value++) {
-    const count = result.counts[value];
-    if (count > 0) byDim[index.valueDim[value]].push({ value, count, label: index.valueLabel[value], rank: ranks[value] });
-  }
-  byDim.forEach((list, dim) => {
-    if (!index.dims[dim].numeric) list.sort(byCountThenLabel);
+  const { counts } = result;
+  return index.dims.map((dimension, dim) => {
+    const list: Facet[] = [];
+    if (dimension.numeric) return list;
+    for (let value = index.dimValues[dim], end = index.dimValues[dim + 1]; value < end; value++) {
+      const count = counts[value];
+      if (count > 0) list.push({ value, count, label: index.valueLabel[value] });
+    }
+    return list.sort(byCountThenLabel);
   });
-  return byDim;
+}
+
+/** A numeric param's values in ascending order of their numbers, once per index version (and dimension). */
+function valuesByNumber(index: ShopIndex, dim: number): Int32Array {
+  const key = `numeric-order:${dim}`;
+  let order = index.cache.get(key) as Int32Array | undefined;
+  if (!order) {
+    const numbers = index.valueNumber;
+    const from = index.dimValues[dim];
+    order = Int32Array.from({ length: index.dimValues[dim + 1] - from }, (_, i) => from + i).sort((a, b) => numbers[a] - numbers[b]);
+    index.cache.set(key, order);
+  }
+  return order;
+}
+
+/**
+ * The least and greatest value of a numeric param counted in the result, or null when none is:
+ * the first and last counted in the order of their numbers (a broad result has both near the
+ * ends; every value was read before, ~100,000 of them per answer in a retail catalog).
+ */
+function numericRange(index: ShopIndex, result: EngineResult, dim: number): { min: number; max: number } | null {
+  const { counts } = result;
+  const order = valuesByNumber(index, dim);
+  let low = 0;
+  while (low < order.length && counts[order[low]] === 0) low++;
+  if (low === order.length) return null;
+  let high = order.length - 1;
+  while (counts[order[high]] === 0) high--;
+  return { min: index.valueNumber[order[low]], max: index.valueNumber[order[high]] };
 }
 
 function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']) {
   const entries = [];
   for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
-    if (facets[dim].length === 0) continue;
     const dimension = index.dims[dim];
+    const range = dimension.numeric ? numericRange(index, result, dim) : null;
+    if (dimension.numeric ? range === null : facets[dim].length === 0) continue;
     const filter: { count: number; priority: number; values: Record<string, number>; ranges?: { min: number; max: number } } = {
       count: result.present[dim],
       priority: dimension.priority,
       values: {},
     };
-    if (dimension.numeric) {
-      let min = Infinity;
-      let max = -Infinity;
-      for (const facet of facets[dim]) {
-        const number = index.valueNumber[facet.value];
-        if (number < min) min = number;
-        if (number > max) max = number;
-      }
-      filter.ranges = { min, max };
-    } else {
-      for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
-    }
+    if (range) filter.ranges = range;
+    else for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
     entries.push({ name: dimension.key, filter });
   }
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -116,8 +130,13 @@ function listingCategoryLink(index: ShopIndex) {
 
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
-/** The listing's answer as JSON, UTF-8 encoded. */
-export async function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+/** The listing's answer as JSON, UTF-8 encoded (503 while too many reads run: in-flight.ts). */
+export function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+  return withReadSlot(ctx.settings.listing.maxInFlight, () => listingAnswer(ctx, request));
+}
+
+async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
+  const started = performance.now();
   const query = parseListingQuery(request.params, request.headers);
   const shop = await storefrontShop(ctx.sql, query.shopId);
   setIndexBudget(ctx.settings.listing.memoryBytes);
@@ -192,13 +211,61 @@ export async function listProducts(ctx: AppContext, request: ListingRequest): Pr
   ];
   if (result.debug) parts.push(`,"debug":${JSON.stringify({ index_version: index.version, products: result.debug })}`);
   parts.push(query.v2 ? '}}}' : '}');
-  return parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  const answer = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  metrics().listingDuration.observe({ shop_size: shopSizeBucket(index.n) }, (performance.now() - started) / 1000);
+  return answer;
 }
 
 type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<ArrayBuffer>; industrial: Uint8Array<ArrayBuffer>; brands: Uint8Array<ArrayBuffer> };
 
 /** Serialized facet blocks kept per index: at most this many (each up to a few hundred KB). */
 const KEPT_BLOCKS = 32;
+
+/**
+ * A JSON array of at most `limit` facets, each its head (its object's JSON up to `"count":`, or
+ * null to leave it out) and its count. The heads depend on the index alone and are made once per
+ * index version (categoryHead, brandHead): an answer writes up to 1,000 of each block.
+ */
+function jsonList(facets: Facet[], limit: number, head: (facet: Facet) => string | null): string {
+  let out = '[';
+  let written = 0;
+  for (let i = 0; i < facets.length && written < limit; i++) {
+    const start = head(facets[i]);
+    if (start === null) continue;
+    out += `${written++ === 0 ? '' : ','}${start}${facets[i].count}}`;
+  }
+  return `${out}]`;
+}
+
+/** A category facet's JSON up to its count (spec 2.10's listing category), or null for an id not in the tree. */
+function categoryHead(index: ShopIndex, value: number, categoryLink: CardContext['categoryLink']): string | null {
+  const heads = kept<(string | null | undefined)[]>(index, 'category-heads', () => []);
+  let head = heads[value];
+  if (head === undefined) {
+    const node = index.categories.get(index.valueKey[value]);
+    if (node) {
+      const link = categoryLink(node);
+      const parent = node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {};
+      const object = JSON.stringify({ id: node.id, name: node.name, url: link.url, url_handle: link.url_handle, ...parent, alias: node.alias ?? '' });
+      head = `${object.slice(0, -1)},"count":`;
+    } else head = null;
+    heads[value] = head;
+  }
+  return head;
+}
+
+/** A brand facet's JSON up to its count: `{name, picture, count}` (its cheapest product's spelling and picture). */
+function brandHead(index: ShopIndex, facet: Facet): string {
+  const heads = kept<string[]>(index, 'brand-heads', () => []);
+  return (heads[facet.value] ??= `${JSON.stringify({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '' }).slice(0, -1)},"count":`);
+}
+
+/** What `make` gives, kept with the index version under `key`. */
+function kept<T>(index: ShopIndex, key: string, make: () => T): T {
+  let value = index.cache.get(key) as T | undefined;
+  if (value === undefined) index.cache.set(key, (value = make()));
+  return value;
+}
 
 /**
  * The answer's categories, filters, industrial_filters and brands, serialized. They depend on the
@@ -219,27 +286,13 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
     return hit;
   }
   const facets = facetsByDim(index, result);
-  const categories = facets[DIM_CATEGORY]
-    .filter((facet) => index.categories.has(index.valueKey[facet.value]))
-    .slice(0, query.categoryLimit)
-    .map((facet) => {
-      const node = index.categories.get(index.valueKey[facet.value])!;
-      const link = categoryLink(node);
-      return {
-        id: node.id,
-        name: node.name,
-        url: link.url,
-        url_handle: link.url_handle,
-        ...(node.parent !== null && index.categories.has(node.parent) ? { parent: node.parent } : {}),
-        alias: node.alias ?? '',
-        count: facet.count,
-      };
-    });
-  const brands = facets[DIM_BRAND].slice(0, query.brandLimit).map((facet) => ({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '', count: facet.count }));
+  const categories = jsonList(facets[DIM_CATEGORY], query.categoryLimit, (facet) => categoryHead(index, facet.value, categoryLink));
+  const brands = jsonList(facets[DIM_BRAND], query.brandLimit, (facet) => brandHead(index, facet));
   // Each block in a buffer of its own (a small one would otherwise hold a slice of Node's shared
   // 8 KB pool, which the memory budget does not see).
-  const json = (value: unknown) => {
-    const bytes = Buffer.from(JSON.stringify(value));
+  const json = (value: unknown) => bytesOf(typeof value === 'string' ? value : JSON.stringify(value));
+  const bytesOf = (text: string) => {
+    const bytes = Buffer.from(text);
     return keepCompressed(bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
   };
   const blocks = {

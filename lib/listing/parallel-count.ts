@@ -2,6 +2,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
 import { bitCount } from './bitset';
 import { countRanks, KERNEL_SOURCE, PLANES, type CountTask } from './count-kernel';
+import { processWide } from '@/lib/process-wide';
 
 // Counting a large result on two threads. The index keeps what counting reads in shared memory;
 // the set's ranks are cut into chunks of about as many members (each starting where a group
@@ -166,12 +167,10 @@ for (;;) {
 // `busy`: a task is started and not yet finished (another waits for it: it counts on one thread).
 type Counter = { worker: Worker; control: Int32Array; port: MessagePort; broken: boolean; used: boolean; busy: boolean };
 
-const KEY = Symbol.for('vitrine.counting-worker');
-type Holder = { [KEY]?: Counter | null };
+const COUNTER = processWide<Counter | null>('counting-worker');
 
 function counter(): Counter | null {
-  const holder = globalThis as Holder;
-  if (holder[KEY] === undefined) {
+  if (COUNTER.get() === undefined) {
     try {
       const control = new Int32Array(new SharedArrayBuffer(4 * (BOUNDS + CHUNKS_PER_TASK + 1)));
       const { port1, port2 } = new MessageChannel();
@@ -184,13 +183,13 @@ function counter(): Counter | null {
         log(`the counting worker failed (counting goes on in one thread): ${String(error)}`);
       });
       worker.on('exit', () => (started.broken = true));
-      holder[KEY] = started;
+      COUNTER.set(started);
     } catch (error) {
       log(`no counting worker (counting goes on in one thread): ${String(error)}`);
-      holder[KEY] = null;
+      COUNTER.set(null);
     }
   }
-  const current = holder[KEY];
+  const current = COUNTER.get();
   return current && !current.broken ? current : null;
 }
 

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { emptySet } from './bitset';
-import { yieldToEventLoop } from '@/lib/runtime/turns';
+import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
 import { IntList } from './int-list';
 import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
@@ -21,8 +21,9 @@ export type SearchIndex = {
   valueWords: WordTable; // entries: facet value number
 };
 
-function table(map: Map<string, IntList>): WordTable {
+async function table(map: Map<string, IntList>, slice: TimeSlice, turn: () => Promise<void>): Promise<WordTable> {
   const words = [...map.keys()].sort();
+  await turn();
   const offsets = new Int32Array(words.length + 1);
   let total = 0;
   words.forEach((word, i) => {
@@ -32,7 +33,10 @@ function table(map: Map<string, IntList>): WordTable {
   const entries = new Int32Array(total);
   // Each word's entries ascending (by document, for the documents' table): a search then reads
   // and writes its per-document buffers front to back.
-  words.forEach((word, i) => entries.set(map.get(word)!.toArray().sort(), offsets[i]));
+  for (let i = 0; i < words.length; i++) {
+    if (slice.due()) await turn();
+    entries.set(map.get(words[i])!.toArray().sort(), offsets[i]);
+  }
   return { words, offsets, entries };
 }
 
@@ -48,10 +52,13 @@ function addWords(map: Map<string, IntList>, text: unknown, entry: number): void
 /** `turn`: how the build gives the event loop a turn between batches of rows (background builds give way to index builds). */
 export async function buildSearchIndex(sql: Sql, index: ShopIndex, turn: () => Promise<void> = yieldToEventLoop): Promise<SearchIndex> {
   const docWords = new Map<string, IntList>();
+  // A turn every few milliseconds (a batch of 5,000 rows held the event loop ~0.1 s).
+  const slice = new TimeSlice(5, 64);
   const cursor = sql<{ id: string; name: string; model: string | null; book: string | null }[]>`
     select id, name, model, book from products where shop_id = ${index.shopId}`.cursor(5000);
   for await (const rows of cursor) {
     for (const row of rows) {
+      if (slice.due()) await turn();
       const doc = docOf(index, row.id);
       if (doc === undefined) continue; // added after this index version
       addWords(docWords, row.name, doc * 8 + 0);
@@ -64,12 +71,13 @@ export async function buildSearchIndex(sql: Sql, index: ShopIndex, turn: () => P
     await turn();
   }
   const valueWords = new Map<string, IntList>();
-  index.valueKey.forEach((key, value) => {
+  for (let value = 0; value < index.valueKey.length; value++) {
+    if (slice.due()) await turn();
     const dim = index.valueDim[value];
-    if (dim === DIM_CATEGORY) addWords(valueWords, index.categories.get(key)?.name ?? key, value);
+    if (dim === DIM_CATEGORY) addWords(valueWords, index.categories.get(index.valueKey[value])?.name ?? index.valueKey[value], value);
     else if (dim === DIM_BRAND || dim >= FIRST_PARAM_DIM) addWords(valueWords, index.valueLabel[value], value);
-  });
-  return { docWords: table(docWords), valueWords: table(valueWords) };
+  }
+  return { docWords: await table(docWords, slice, turn), valueWords: await table(valueWords, slice, turn) };
 }
 
 /** Positions of the words equal to `word` (or starting with it) in the sorted list. */

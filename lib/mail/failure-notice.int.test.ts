@@ -55,7 +55,7 @@ function expectedText(shop: TestShop, name: string, importId: number, lines: { o
     lines.heading ?? 'First errors:',
     ...lines.errors.map((e) => `  - ${e}`),
     '',
-    `Details: ${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports?import=${importId}`,
+    `Details: ${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports/${importId}`,
   ].join('\n');
 }
 
@@ -95,7 +95,7 @@ describe('failure notices with SMTP_URL', () => {
     });
     const record = await waitForImport(server.url, shop, importId!);
     expect(record.status).toBe('failed');
-    expect(record.message).toBe('2 of 3 items were rejected; the other 1 were applied');
+    expect(record.message).toBe('2 of 3 items were rejected; the other one was applied');
 
     // Recipients are chosen in the transaction that ends the import: the rows are there already.
     const queued = await outboxOf(database, shop);
@@ -116,8 +116,8 @@ describe('failure notices with SMTP_URL', () => {
     const text = expectedText(shop, name, importId!, {
       operation: 'categories.replace',
       items: '3 sent, 1 applied, 2 rejected',
-      failed: '2 of 3 items were rejected; the other 1 were applied',
-      errors: ['#1, id x: name is required', '#2, id y: name must not be empty'],
+      failed: '2 of 3 items were rejected; the other one was applied',
+      errors: ['item 2, id x: name is required', 'item 3, id y: name must not be empty'],
     });
     for (const captured of mails) {
       const mail = readMail(captured.raw);
@@ -129,9 +129,9 @@ describe('failure notices with SMTP_URL', () => {
       expect(mail.text).toBe(text);
       expect(mail.html).toContain(`Import <b>#${importId}</b> of shop <b>Tea &#38; Café</b> (${shop.shop_id}) failed.`);
       expect(mail.html).toContain('<tr><td>Operation</td><td>categories.replace</td></tr>');
-      expect(mail.html).toContain('<tr><td>What failed</td><td>2 of 3 items were rejected; the other 1 were applied</td></tr>');
-      expect(mail.html).toContain('<li>#1, id x: name is required</li>');
-      expect(mail.html).toContain(`<a href="${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports?import=${importId}">`);
+      expect(mail.html).toContain('<tr><td>What failed</td><td>2 of 3 items were rejected; the other one was applied</td></tr>');
+      expect(mail.html).toContain('<li>item 2, id x: name is required</li>');
+      expect(mail.html).toContain(`<a href="${PUBLIC_URL}/admin/shops/${shop.shop_id}/imports/${importId}">`);
       // What was sent is what the outbox kept.
       const row = outbox.find((r) => r.recipient === recipient)!;
       expect([row.subject, row.text]).toEqual([mail.subject, mail.text]);
@@ -192,14 +192,14 @@ describe('failure notices without SMTP_URL', () => {
       expectedText(shop, name, importId!, {
         operation: 'categories.replace',
         items: '13 sent, 1 applied, 12 rejected',
-        failed: '12 of 13 items were rejected; the other 1 were applied',
+        failed: '12 of 13 items were rejected; the other one was applied',
         heading: 'First errors (10 of 12):',
-        errors: Array.from({ length: 10 }, (_, i) => `#${i + 1}, id bad${i}: name is required`),
+        errors: Array.from({ length: 10 }, (_, i) => `item ${i + 2}, id bad${i}: name is required`),
       }),
     );
     expect(row.html).toContain(`Import <b>#${importId}</b> of shop <b>Outbox Shop</b> (${shop.shop_id}) failed.`);
     expect(row.html.match(/<li>/g)).toHaveLength(10);
-    expect(row.html).toContain('<li>#10, id bad9: name is required</li>');
+    expect(row.html).toContain('<li>item 11, id bad9: name is required</li>');
     expect(row.html).not.toContain('bad10');
 
     // Nothing picks it up later either.

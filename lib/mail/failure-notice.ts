@@ -20,14 +20,17 @@ function escapeHtml(text: string): string {
 }
 
 function describeProblem(problem: ImportProblem): string {
-  const where = [problem.position !== undefined ? `#${problem.position}` : null, problem.item_id ? `id ${problem.item_id}` : null]
+  const where = [problem.position !== undefined ? `item ${problem.position + 1}` : null, problem.item_id ? `id ${problem.item_id}` : null]
     .filter(Boolean)
     .join(', ');
   return where ? `${where}: ${problem.message}` : problem.message;
 }
 
+/** How every failure notice's subject begins: the admin app finds an import's notices by it. */
+export const failureNoticeSubjectStart = (importId: number) => `[Vitrine] Import #${importId} (`;
+
 export function composeFailureNotice(shop: { id: string; name: string }, record: FailedImport, adminUrl?: string) {
-  const subject = `[Vitrine] Import #${record.id} (${record.operation}) of ${shop.name} failed`;
+  const subject = `${failureNoticeSubjectStart(record.id)}${record.operation}) of ${shop.name} failed`;
   const lines = [
     `Import #${record.id} of shop "${shop.name}" (${shop.id}) failed.`,
     '',
@@ -63,7 +66,7 @@ export async function queueFailureNotice(ctx: AppContext, tx: TransactionSql, sh
      order by u.email`;
   if (recipients.length === 0) return;
   const [shop] = await tx<{ id: string; name: string }[]>`select id, name from shops where id = ${shopId}`;
-  const adminUrl = ctx.settings.publicUrl ? `${ctx.settings.publicUrl.replace(/\/$/, '')}/admin/shops/${shopId}/imports?import=${record.id}` : undefined;
+  const adminUrl = ctx.settings.publicUrl ? `${ctx.settings.publicUrl.replace(/\/$/, '')}/admin/shops/${shopId}/imports/${record.id}` : undefined;
   const message = composeFailureNotice(shop, record, adminUrl);
   for (const { email } of recipients) {
     const [row] = await tx<{ id: number }[]>`

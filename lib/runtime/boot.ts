@@ -11,11 +11,10 @@ import { describeError, log } from '@/lib/runtime/log';
 import { noteDatabaseDown, watchDatabase } from './database-health';
 
 /** `abandon`: for a process exiting without `shutdown` (it hung); ends the embedded PostgreSQL it keeps. */
-export type Runtime = { ctx: AppContext; shutdown: () => Promise<void>; abandon: () => void };
+export type Runtime = { ctx: AppContext; databaseUrl: string; shutdown: () => Promise<void>; abandon: () => void };
 
 
-async function loadSealKey(sql: Sql): Promise<Buffer> {
-  const fromEnv = process.env.SECRET_KEY;
+async function loadSealKey(sql: Sql, fromEnv: string | undefined): Promise<Buffer> {
   if (fromEnv) {
     const key = /^[0-9a-f]{64}$/i.test(fromEnv) ? Buffer.from(fromEnv, 'hex') : Buffer.from(fromEnv, 'base64');
     if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
@@ -33,7 +32,7 @@ async function loadSealKey(sql: Sql): Promise<Buffer> {
  * `shortLived` (the CLI) leaves an embedded cluster it started running for a process that
  * joined it meanwhile, and leaves the queues' settings to the server and workers.
  */
-export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean }): Promise<Runtime> {
+export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean; applicationName?: string }): Promise<Runtime> {
   const settings = options.settings ?? readSettings();
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.databaseUrl;
@@ -47,9 +46,9 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   let database: Database | undefined;
   let boss: PgBoss | undefined;
   try {
-    database = connectDatabase(url);
-    await runMigrations(database.db);
-    const sealKey = await loadSealKey(database.sql);
+    database = connectDatabase(url, { applicationName: options.applicationName });
+    await runMigrations(database, log);
+    const sealKey = await loadSealKey(database.sql, settings.secretKey);
     boss = new PgBoss({
       connectionString: url,
       max: 4,
@@ -69,6 +68,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
     const jobsBoss = boss;
     return {
       ctx,
+      databaseUrl: url,
       shutdown: async () => {
         stopWatching?.();
         setAppContext(undefined);

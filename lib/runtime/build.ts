@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readSettings } from './settings';
 
 const SOURCES = ['app', 'lib', 'db', 'workers', 'public', 'next.config.mjs', 'postcss.config.mjs', 'package.json', 'tsconfig.json'];
 
@@ -16,7 +17,7 @@ function newestMtime(target: string): number {
 /** Runs `next build` when there is no build or a source file is newer than it. */
 export function ensureBuild(root: string, log: (line: string) => void): void {
   // Test harnesses build once up front and start many servers; none of them should rebuild.
-  if (process.env.VITRINE_SKIP_BUILD === '1') return;
+  if (readSettings().skipBuild) return;
   const buildId = fs.statSync(path.join(root, '.next', 'BUILD_ID'), { throwIfNoEntry: false });
   const sources = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (buildId && buildId.mtimeMs >= sources) return;

@@ -2,6 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Sql } from 'postgres';
 import type { Db } from '@/db/client';
 import type { Settings } from './settings';
+import { processWide } from '@/lib/process-wide';
 
 /** What every domain verb may need: the database (postgres.js and Drizzle), jobs, settings. */
 export type AppContext = {
@@ -14,16 +15,15 @@ export type AppContext = {
 };
 
 // Next.js may load a module once per route bundle and the process entry loads its own copy:
-// the context lives on globalThis so all of them share one pool and one pg-boss.
-const KEY = Symbol.for('vitrine.app-context');
-type Holder = { [KEY]?: AppContext };
+// one context per process (lib/process-wide.ts), so all of them share one pool and one pg-boss.
+const CONTEXT = processWide<AppContext>('app-context');
 
 export function setAppContext(ctx: AppContext | undefined): void {
-  (globalThis as Holder)[KEY] = ctx;
+  CONTEXT.set(ctx);
 }
 
 export function appContext(): AppContext {
-  const ctx = (globalThis as Holder)[KEY];
+  const ctx = CONTEXT.get();
   if (!ctx) throw new Error('Vitrine runtime is not started (run the server through `npm start`)');
   return ctx;
 }

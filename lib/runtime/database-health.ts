@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import { describeError, log } from './log';
+import { processWide } from '@/lib/process-wide';
 
 // Connection failures as postgres.js and node-postgres (pg-boss) report them, and PostgreSQL's
 // own: class 08 (connection exception), shutting down or starting up (57P0x), too many clients.
@@ -36,10 +37,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 type Health = { down: { since: number; reason: string } | null };
-// One per process: Next.js loads this module once per route bundle.
-const KEY = Symbol.for('vitrine.database-health');
-type Holder = { [KEY]?: Health };
-const health = ((globalThis as Holder)[KEY] ??= { down: null });
+// One per process (lib/process-wide.ts): Next.js loads this module once per route bundle.
+const health = processWide<Health>('database-health').getOrMake(() => ({ down: null }));
 
 /** Notes that PostgreSQL is away (logged once per outage). */
 export function noteDatabaseDown(reason: string): void {

@@ -16,7 +16,8 @@ export function watchEventLoop(): () => void {
     const late = now - expected;
     expected = now + TICK_MS;
     if (late > longest) longest = late;
-    if (late > STALL_MS) log(`event loop stalled ${late.toFixed(0)} ms`);
+    // With the monotonic clock's µs (what a CPU profile's timestamps count), to find what ran.
+    if (late > STALL_MS) log(`event loop stalled ${late.toFixed(0)} ms (until ${process.hrtime.bigint() / 1000n} µs)`);
   }, TICK_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -62,13 +62,32 @@ export function readSettings() {
     listing: {
       // Listing indexes of every shop in this process together; the least recently used are dropped above it.
       memoryBytes: int('LISTING_MEMORY_MB', 2048) * 1024 * 1024,
+      // Listing and collection reads answered at once by a process; past it, 503 (0: no limit).
+      maxInFlight: int('LISTING_MAX_IN_FLIGHT', 64),
     },
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),
     importSweepSeconds: int('IMPORT_SWEEP_SECONDS', 10),
     importBodyRetentionDays: int('IMPORT_BODY_RETENTION_DAYS', 30),
+    // The nice value of the job workers' thread (and, with the embedded database, of its
+    // PostgreSQL backends): imports give way to storefront reads. 0: the same as the others.
+    workersNice: int('WORKERS_NICE', 10),
     // `parse`: every item is parsed and checked as an object, none read from its bytes (to time
     // or rule out the byte reader; bench:import --general).
     itemReader: process.env.ITEM_READER === 'parse' ? ('parse' as const) : ('bytes' as const),
+    // Nice values of the thread preparing imports' items ahead and of the one scanning large
+    // request bodies (0: the same as the others).
+    prepareThreadNice: int('PREPARE_THREAD_NICE', 0),
+    scanThreadNice: int('SCAN_THREAD_NICE', 10),
+    // 32 bytes, hex or base64, sealing shop secrets; unset: a key generated once, kept in the database.
+    secretKey: process.env.SECRET_KEY || undefined,
+    // Log each import step's wall time.
+    importTimings: process.env.IMPORT_TIMINGS === '1',
+    // GET /metrics asks for `Authorization: Bearer <token>` when set. `npm run worker` serves its
+    // own metrics on METRICS_PORT when set (0: any free port; web processes serve them on PORT).
+    metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsPort: process.env.METRICS_PORT ? int('METRICS_PORT', 0) : undefined,
+    // Never run `next build` at start (test harnesses build once and start many servers).
+    skipBuild: process.env.VITRINE_SKIP_BUILD === '1',
   };
 }

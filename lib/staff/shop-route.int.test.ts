@@ -94,7 +94,7 @@ it('answers an admin alike for a shop that does not exist on every route, and ba
     expect((await response.json()).payload.message).toBe('before must be an import id (a positive integer)');
   }
   const listed = await importsRoute(request(`/admin/api/shops/${shop.shop_id}/imports?before=5`), { params: Promise.resolve({ shopId: shop.shop_id }) });
-  expect(await listed.json()).toEqual({ imports: [] });
+  expect(await listed.json()).toEqual({ imports: [], total: 0, newer: null, older: null });
   const tooLarge = await deleteCollectionRoute(request(`/admin/api/shops/${shop.shop_id}/collections/9999999999`, 'DELETE'), {
     params: Promise.resolve({ shopId: shop.shop_id, id: '9999999999' }),
   });

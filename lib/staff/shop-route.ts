@@ -2,14 +2,14 @@ import { respond } from '@/lib/http/respond';
 import { appContext, type AppContext } from '@/lib/runtime/context';
 import { AppError } from '@/lib/http/errors';
 import { requireStaff } from './admin-auth';
-import { plausibleShopId } from './users';
+import { plausibleShopId, type StaffUser } from './users';
 
 async function shopExists(ctx: AppContext, shopId: string): Promise<boolean> {
   if (!plausibleShopId(shopId)) return false;
   return (await ctx.sql`select 1 from shops where id = ${shopId}`).length > 0;
 }
 
-export type ShopRoute<P> = { ctx: AppContext; shopId: string; params: P };
+export type ShopRoute<P> = { ctx: AppContext; shopId: string; params: P; user: StaffUser };
 
 /**
  * A handler under /admin/api/shops/:shopId: the signed-in staff member must see the shop (another
@@ -20,9 +20,9 @@ export function shopRoute<P extends { shopId: string }>(handle: (req: Request, r
     respond(async () => {
       const resolved = await params;
       const ctx = appContext();
-      await requireStaff(ctx, req, resolved.shopId);
+      const user = await requireStaff(ctx, req, resolved.shopId);
       // An admin may see every shop: one that does not exist answers alike on every route.
       if (!(await shopExists(ctx, resolved.shopId))) throw new AppError('NOT_FOUND', `Shop ${resolved.shopId} not found`);
-      return handle(req, { ctx, shopId: resolved.shopId, params: resolved });
+      return handle(req, { ctx, shopId: resolved.shopId, params: resolved, user });
     });
 }

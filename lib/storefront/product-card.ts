@@ -1,5 +1,5 @@
 import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
-import type { CategoryNode } from '@/lib/listing/build-index';
+import type { CategoryNode } from '@/lib/catalog/tree';
 import type { PriceFormat } from './prices';
 import { handleOf, withTracking } from './tracking';
 

@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
 import type { AppContext } from '@/lib/runtime/context';
-import { FlaggedEmail, FlagInput } from './schemas';
+import { EMAIL_EVENTS, FlaggedEmail, FlagInput } from './schemas';
 
 /** Adds the event's flag to the email; a flag already set changes nothing (not even updated_at). */
 export async function flagEmail(ctx: Pick<AppContext, 'sql'>, shopId: string, input: unknown): Promise<void> {
@@ -79,7 +79,9 @@ export type FlagsPage = { flags: EmailFlags[]; next: string | null };
  * the `next` of the page before, a cursor on (updated_at, email) so pages neither skip nor repeat
  * rows while flags keep arriving.
  */
-export async function pageEmailFlags(ctx: Pick<AppContext, 'sql'>, shopId: string, { limit, after }: { limit: number; after?: string }): Promise<FlagsPage> {
+export async function pageEmailFlags(ctx: Pick<AppContext, 'sql'>, shopId: string, { limit, after, q, flag }: { limit: number; after?: string; q?: string; flag?: string }): Promise<FlagsPage> {
+  if (flag !== undefined && !(EMAIL_EVENTS as readonly string[]).includes(flag)) throw new AppError('VALIDATION', `flag must be one of ${EMAIL_EVENTS.join(', ')}`);
+  const contains = q?.trim().toLowerCase();
   let from: [string, string] | undefined;
   if (after) {
     try {
@@ -97,6 +99,8 @@ export async function pageEmailFlags(ctx: Pick<AppContext, 'sql'>, shopId: strin
       from email_flags
      where shop_id = ${shopId}
        ${from ? ctx.sql`and (updated_at < ${from[0]}::timestamptz or (updated_at = ${from[0]}::timestamptz and email > ${from[1]}))` : ctx.sql``}
+       ${contains ? ctx.sql`and strpos(email, ${contains}) > 0` : ctx.sql``}
+       ${flag ? ctx.sql`and ${flag}::text = any(flags)` : ctx.sql``}
      order by updated_at desc, email
      limit ${limit + 1}`;
   const shown = rows.slice(0, limit);

@@ -3,7 +3,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { noteCommitted } from '@/lib/catalog/known-states';
 import { bodyItems, SUMMARY_KEYS, type SentItems } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
-import type { ImportOutcome } from '@/lib/imports/outcome';
+import type { ImportOutcome } from '@/lib/catalog/import-outcome';
 
 /** A valid item with every field spec 2.4 requires, and `extra`. */
 export const productItem = (id: string, extra: Record<string, unknown> = {}) => ({

@@ -37,13 +37,39 @@ const color = fc.oneof(
   { weight: 1, arbitrary: fc.record({ color: value, picture: value, shade: value }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: value },
 );
+const flagOrNull = fc.oneof(fc.boolean(), fc.constant(null));
+const shortText = fc.oneof(fc.string({ maxLength: 3 }), fc.constant(null));
 const niche = fc.oneof(
   { weight: 4, arbitrary: fc.record({ gender: fc.constantFrom('male', 'female'), sizes: fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxLength: 2 }), colors: fc.constant([{ color: 'red' }, 'blue']) }, { requiredKeys: [] }) },
   { weight: 4, arbitrary: fc.record({ gender: fc.oneof(fc.string({ maxLength: 2 }), fc.constant(null)), type: fc.string({ maxLength: 3 }), sizes: fc.oneof(fc.array(fc.oneof({ weight: 6, arbitrary: fc.oneof(fc.string({ maxLength: 2 }), num) }, { weight: 1, arbitrary: fc.oneof(fc.boolean(), fc.constant(null)) }), { maxLength: 3 }), fc.constant(null)), colors: fc.oneof(fc.array(color, { maxLength: 3 }), fc.constant(null)), feature: fc.oneof(fc.string({ maxLength: 3 }), fc.constant(null)), fit: value }, { requiredKeys: [] }) },
   fc.record({ gender: value, sizes: value, colors: fc.oneof(value, fc.constant([{ color: 'red' }, 'blue'])), type: value, feature: value }, { requiredKeys: [] }),
-  fc.record({ year: fc.constantFrom(1999, 1700, 3000, 'x'), isbn: value }, { requiredKeys: [] }),
+  fc.record({ year: fc.constantFrom(1999, 1700, 3000, 'x', null), isbn: fc.oneof(value, fc.constant(['978-3'])), author: shortText, series: value }, { requiredKeys: [] }),
   anything,
 );
+
+// The other niche sections (section-rules.ts): valid members mostly, any value now and then.
+const sometimes = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 20, arbitrary: valid }, { weight: 1, arbitrary: value });
+const textArray = fc.array(fc.oneof({ weight: 6, arbitrary: fc.string({ maxLength: 3 }) }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.constant('n\0') }), { maxLength: 2 });
+const mixedArray = fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxLength: 2 });
+const bound = fc.oneof({ weight: 6, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 100 }) }, { weight: 1, arbitrary: fc.constantFrom(null, '5', true) });
+const sectionOf = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  fc.oneof({ weight: 10, arbitrary: fc.record(Object.fromEntries(Object.entries(fields).map(([key, arbitrary]) => [key, sometimes(arbitrary)])), { requiredKeys: [] }) }, { weight: 1, arbitrary: anything });
+const SECTIONS: Record<string, fc.Arbitrary<unknown>> = {
+  child: sectionOf({ type: shortText, gender: shortText, age: fc.record({ min: bound, max: bound, unit: value }, { requiredKeys: [] }) }),
+  jewelry: sectionOf({ gender: shortText, color: shortText, metal: shortText, gem: shortText, ring_sizes: mixedArray, bracelet_sizes: mixedArray, chain_sizes: mixedArray }),
+  cosmetic: sectionOf({
+    gender: shortText, hypoallergenic: flagOrNull, periodic: flagOrNull, professional: flagOrNull,
+    skin: fc.record({ part: textArray, type: textArray, condition: textArray }, { requiredKeys: [] }),
+    hair: fc.record({ type: textArray, condition: textArray }, { requiredKeys: [] }),
+    nail: fc.record({ type: shortText, polish_color: shortText }, { requiredKeys: [] }),
+    perfume: fc.record({ aroma: shortText, family: shortText, note: value }, { requiredKeys: [] }),
+  }),
+  pharmacy: sectionOf({ volumes: fc.array(fc.record({ value: fc.oneof(num, value), price: num }, { requiredKeys: ['price'] }), { maxLength: 2 }) }),
+  realty: sectionOf({ action: shortText, type: shortText, space: fc.record({ min: bound, max: bound, final: bound }, { requiredKeys: [] }) }),
+  auto: sectionOf({ vds: shortText, periodic: flagOrNull, compatibility: fc.array(fc.record({ brand: shortText, model: shortText }, { requiredKeys: [] }), { maxLength: 3 }) }),
+  fmcg: sectionOf({ hypoallergenic: flagOrNull, periodic: flagOrNull }),
+  pets: sectionOf({ periodic: flagOrNull, breed: shortText, type: shortText, age: shortText, size: shortText }),
+};
 
 // Each field from values of its own kind (mostly valid), then up to two fields overwritten with
 // anything at all: most items stay valid enough to reach the fast path, every rule gets broken.
@@ -88,12 +114,16 @@ const validish = fc.record(
   },
   { requiredKeys: ['id', 'name', 'url', 'picture', 'price', 'categories'] },
 );
-const FIELDS = ['id', 'name', 'url', 'picture', 'price', 'categories', 'params', 'locations', 'date', 'fashion', ...Object.keys(GOOD)];
+const FIELDS = ['id', 'name', 'url', 'picture', 'price', 'categories', 'params', 'locations', 'date', 'fashion', ...Object.keys(SECTIONS), ...Object.keys(GOOD)];
+// One of the other sections on about half the items.
+const section = fc.oneof(fc.constant(null), fc.oneof(...Object.entries(SECTIONS).map(([name, arbitrary]) => arbitrary.map((v) => [name, v] as const))));
+
 /** An item: each field from values of its kind, mostly valid, then up to one field overwritten with anything. */
 export const generatedItem = fc
-  .tuple(validish, fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(anything, value, fc.constant(undefined))), { maxLength: 1 }))
-  .map(([input, changes]) => {
+  .tuple(validish, section, fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(anything, value, fc.constant(undefined))), { maxLength: 1 }))
+  .map(([input, extra, changes]) => {
     const changed: Record<string, unknown> = { ...input };
+    if (extra) changed[extra[0]] = extra[1];
     for (const [field, v] of changes) changed[field] = v;
     return changed;
   });

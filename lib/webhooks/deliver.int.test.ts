@@ -111,7 +111,7 @@ describe('webhook delivery (receiver allow-listed)', () => {
       const body = JSON.parse(delivery.raw.toString('utf8'));
       expect(body).toEqual({
         status: 'error',
-        message: '2 of 3 items were rejected; the other 1 were applied',
+        message: '2 of 3 items were rejected; the other one was applied',
         import_id: importId,
         operation: 'categories.replace',
         items_total: 3,

@@ -4,6 +4,7 @@ import { OutboundRefused, requestOutbound } from '@/lib/http/outbound';
 import type { JobData } from '@/lib/jobs';
 import type { AppContext } from '@/lib/runtime/context';
 import { unsealSecret } from '@/lib/shops/secrets';
+import { metrics } from '@/lib/runtime/metrics';
 
 export function signBody(secret: string, body: string): string {
   return `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -43,13 +44,16 @@ export async function deliverWebhook(ctx: AppContext, job: JobData<'webhooksDeli
     const message = error instanceof Error ? error.message : String(error);
     // A refused target is recorded as failed (CONTRACT §3), the reason saying it was never sent.
     await recordAttempt(ctx, job.shopId, job.importId, { at, outcome: 'failed', message: refused ? `refused, never sent: ${message}` : message });
+    metrics().webhookDeliveries.inc({ outcome: refused ? 'refused' : 'failed' });
     if (refused) return;
     throw error;
   }
   if (response.status >= 200 && response.status < 300) {
     await recordAttempt(ctx, job.shopId, job.importId, { at, outcome: 'delivered', status: response.status });
+    metrics().webhookDeliveries.inc({ outcome: 'delivered' });
     return;
   }
   await recordAttempt(ctx, job.shopId, job.importId, { at, outcome: 'failed', status: response.status, message: `HTTP ${response.status}` });
+  metrics().webhookDeliveries.inc({ outcome: 'failed' });
   throw new Error(`webhook answered HTTP ${response.status}`);
 }

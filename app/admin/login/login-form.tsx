@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 
-export function LoginForm() {
+export function LoginForm({ next }: { next: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,7 +20,7 @@ export function LoginForm() {
     });
     setPending(false);
     if (response.ok) {
-      router.replace('/admin');
+      router.replace(next);
       router.refresh();
       return;
     }
@@ -32,11 +32,11 @@ export function LoginForm() {
     <form onSubmit={submit} className="space-y-4">
       <label className="block text-sm font-medium">
         Email
-        <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-400 px-3 py-2" />
       </label>
       <label className="block text-sm font-medium">
         Password
-        <input name="password" type="password" required autoComplete="current-password" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <input name="password" type="password" required autoComplete="current-password" className="mt-1 w-full rounded-md border border-slate-400 px-3 py-2" />
       </label>
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

@@ -1,21 +1,15 @@
 import { shopForPage } from '@/lib/staff/page-session';
-import { ShopTabs } from '../shop-tabs';
+import { ShopHeader } from '../shop-tabs';
 import { ListingPreview } from './listing-preview';
-import { ListingSettingsForm } from './listing-settings-form';
 
-// GET /admin/shops/:shopId/listing – preview the storefront listing; edit its templates
+// GET /admin/shops/:shopId/listing[?<listing parameters>&view] – the listing as a storefront shows it
 export default async function ListingPage({ params }: { params: Promise<{ shopId: string }> }) {
   const { shopId } = await params;
   const shop = await shopForPage(shopId);
   return (
     <section>
-      <p className="text-sm text-slate-500">{shop.shop_id}</p>
-      <h1 className="mb-4 text-2xl font-semibold">{shop.name}: listing</h1>
-      <ShopTabs shopId={shop.shop_id} current="listing" />
-      <div className="space-y-10">
-        <ListingPreview shopId={shop.shop_id} />
-        <ListingSettingsForm shopId={shop.shop_id} />
-      </div>
+      <ShopHeader shop={shop} current="listing" />
+      <ListingPreview shopId={shop.shop_id} currency={shop.currency} />
     </section>
   );
 }

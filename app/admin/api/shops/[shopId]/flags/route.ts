@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 const PAGE = 100;
 const MAX_PAGE = 1000;
 
-// GET /admin/api/shops/:shopId/flags[?limit=N&after=CURSOR] – a page of the shop's flagged emails,
+// GET /admin/api/shops/:shopId/flags[?limit=N&after=CURSOR&q=TEXT&flag=FLAG] – a page of the shop's flagged emails,
 // most recently changed first, with the cursor of the next page; ?format=csv – all of them as CSV.
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
   const query = new URL(req.url).searchParams;
@@ -21,7 +21,7 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   const given = query.get('limit');
   const limit = given === null ? PAGE : /^\d{1,4}$/.test(given) && Number(given) >= 1 ? Math.min(Number(given), MAX_PAGE) : NaN;
   if (Number.isNaN(limit)) throw new AppError('VALIDATION', `limit must be a whole number from 1 (at most ${MAX_PAGE} are given)`);
-  return Response.json(await pageEmailFlags(ctx, shopId, { limit, after: query.get('after') || undefined }));
+  return Response.json(await pageEmailFlags(ctx, shopId, { limit, after: query.get('after') || undefined, q: query.get('q') || undefined, flag: query.get('flag') || undefined }));
 });
 
 // POST /admin/api/shops/:shopId/flags – add a flag ({email, event})

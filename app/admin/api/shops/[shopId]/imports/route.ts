@@ -1,16 +1,13 @@
-import { AppError } from '@/lib/http/errors';
-import { listImports, parseImportId } from '@/lib/imports/import-records';
+import { pageImports } from '@/lib/imports/browse-imports';
 import { shopRoute } from '@/lib/staff/shop-route';
 import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
-// GET /admin/api/shops/:shopId/imports – the shop's imports, newest first
+// GET /admin/api/shops/:shopId/imports[?status&operation&from&to&before|after] – a page of the shop's imports, newest first
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
-  const given = new URL(req.url).searchParams.get('before');
-  const before = given === null || given === '' ? undefined : parseImportId(given);
-  if (before === undefined && given) throw new AppError('VALIDATION', 'before must be an import id (a positive integer)');
-  return Response.json({ imports: await listImports(ctx, shopId, { before, limit: 50 }) });
+  const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, value]) => value !== ''));
+  return Response.json(await pageImports(ctx, shopId, query));
 });
 
 // Any other method: 405 with the error body.

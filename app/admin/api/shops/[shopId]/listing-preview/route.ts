@@ -7,7 +7,8 @@ import { shopRoute } from '@/lib/staff/shop-route';
 export const dynamic = 'force-dynamic';
 
 // GET /admin/api/shops/:shopId/listing-preview?<listing parameters> – the storefront's answer, for
-// merchandisers: the shop and a preview session are filled in, products come in full.
+// merchandisers: the shop and a preview session are filled in, products come in full; the time
+// the listing took is in X-Engine-Ms.
 export const GET = shopRoute(async (req, { ctx, shopId }) => {
   const query = paramsFromSearch(new URL(req.url).searchParams);
   query.set('shop_id', shopId);
@@ -16,7 +17,11 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   query.set('extended', 'true');
   query.set('debug', 'true');
   query.delete('format');
-  return jsonChunksResponse(await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) }), req.headers.get('accept-encoding'));
+  const started = performance.now();
+  const chunks = await listProducts(ctx, { params: query, headers: req.headers, origin: requestOrigin(req) });
+  const response = jsonChunksResponse(chunks, req.headers.get('accept-encoding'));
+  response.headers.set('X-Engine-Ms', (performance.now() - started).toFixed(1));
+  return response;
 });
 
 // Any other method: 405 with the error body.

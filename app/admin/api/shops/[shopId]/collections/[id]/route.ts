@@ -1,4 +1,4 @@
-import { deleteCollection, updateCollection } from '@/lib/collections/manage-collections';
+import { deleteCollection, getCollection, updateCollection } from '@/lib/collections/manage-collections';
 import { readJsonBody } from '@/lib/http/body';
 import { AppError } from '@/lib/http/errors';
 import { shopRoute } from '@/lib/staff/shop-route';
@@ -12,6 +12,9 @@ function collectionId(id: string): number {
   return Number(id);
 }
 
+// GET /admin/api/shops/:shopId/collections/:id – its name and rules
+export const GET = shopRoute<{ shopId: string; id: string }>(async (_req, { ctx, shopId, params }) => Response.json(await getCollection(ctx, shopId, collectionId(params.id))));
+
 // PUT /admin/api/shops/:shopId/collections/:id – rename it or change its rules
 export const PUT = shopRoute<{ shopId: string; id: string }>(async (req, { ctx, shopId, params }) =>
   Response.json(await updateCollection(ctx, shopId, collectionId(params.id), (await readJsonBody(req, 512 * 1024)).json)),
@@ -24,4 +27,4 @@ export const DELETE = shopRoute<{ shopId: string; id: string }>(async (_req, { c
 });
 
 // Any other method: 405 with the error body.
-export const { GET, POST, PATCH } = otherMethods(['PUT', 'DELETE']);
+export const { POST, PATCH } = otherMethods(['GET', 'PUT', 'DELETE']);

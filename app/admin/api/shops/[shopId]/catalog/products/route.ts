@@ -1,0 +1,7 @@
+import { pageProducts } from '@/lib/catalog/browse-products';
+import { shopRoute } from '@/lib/staff/shop-route';
+
+export const dynamic = 'force-dynamic';
+
+// GET /admin/api/shops/:shopId/catalog/products[?q&category&brand&availability&page] – 50 a page, by id
+export const GET = shopRoute(async (req, { ctx, shopId }) => Response.json(await pageProducts(ctx, shopId, Object.fromEntries(new URL(req.url).searchParams))));

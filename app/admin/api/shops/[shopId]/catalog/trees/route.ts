@@ -1,0 +1,7 @@
+import { shopTrees } from '@/lib/catalog/browse-trees';
+import { shopRoute } from '@/lib/staff/shop-route';
+
+export const dynamic = 'force-dynamic';
+
+// GET /admin/api/shops/:shopId/catalog/trees – category and location trees with product counts
+export const GET = shopRoute(async (_req, { ctx, shopId }) => Response.json(await shopTrees(ctx, shopId)));

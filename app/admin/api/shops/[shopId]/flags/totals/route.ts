@@ -1,0 +1,7 @@
+import { flagTotals } from '@/lib/subscriptions/flag-totals';
+import { shopRoute } from '@/lib/staff/shop-route';
+
+export const dynamic = 'force-dynamic';
+
+// GET /admin/api/shops/:shopId/flags/totals – flagged emails, and how many carry each flag
+export const GET = shopRoute(async (_req, { ctx, shopId }) => Response.json(await flagTotals(ctx, shopId)));

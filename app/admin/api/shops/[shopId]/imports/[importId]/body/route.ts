@@ -1,0 +1,14 @@
+import { importBody } from '@/lib/imports/import-details';
+import { shopRoute } from '@/lib/staff/shop-route';
+import { importIdOf } from '../import-id';
+
+export const dynamic = 'force-dynamic';
+
+// GET /admin/api/shops/:shopId/imports/:importId/body – the request body as the shop sent it, as a download
+export const GET = shopRoute<{ shopId: string; importId: string }>(async (_req, { ctx, shopId, params }) => {
+  const id = importIdOf(params.importId);
+  const body = await importBody(ctx, shopId, id);
+  return new Response(new Uint8Array(body), {
+    headers: { 'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="import-${id}.json"` },
+  });
+});
