@@ -112,7 +112,7 @@ it('answers a path that cannot be decoded with 400, on every route', async () =>
 });
 
 it('answers a path under a route that is no endpoint, or no route at all, with 404 and the error body', async () => {
-  for (const target of ['/nothing', '/admin/api', '/admin/api/nothing', '/admin/api/shops', `/admin/api/shops/${shopId}`, `/admin/api/shops/${shopId}/nothing/here`, '/collection/1/x', '/import/nothing', '/%2e%2e/etc/passwd']) {
+  for (const target of ['/nothing', '/admin/api', '/admin/api/nothing', `/admin/api/shops/${shopId}`, `/admin/api/shops/${shopId}/nothing/here`, '/collection/1/x', '/import/nothing', '/%2e%2e/etc/passwd']) {
     const message = await expectErrorBody(await fetch(fixture.server.url + target, { headers: { cookie } }), 404, target);
     expect(message).toMatch(/^No endpoint at \//);
   }

@@ -143,7 +143,10 @@ it('starts the embedded PostgreSQL again when it dies, answering 503 meanwhile, 
   expect(output).toMatch(/the embedded PostgreSQL \(pid \d+\) exited: starting it again/);
   expect(output).toMatch(/the embedded PostgreSQL runs again \(pid \d+/);
   expect(output).toMatch(/database unreachable \(/);
-  expect(output).toMatch(/database reachable again after/);
+  // The recovery is logged by the thread that noted the outage, unless that was the job workers'
+  // thread and it ended meanwhile (postgres.js can throw from a closed socket's pending write):
+  // the thread started in its place begins without the outage.
+  expect(output).toMatch(/database reachable again after|job workers' thread ended[^\n]*starting another/);
   expectReadableLog(output);
   // The cluster started again is the one the server stops.
   const restarted = (await readPostmaster(dataDir))!.pid;
