@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
+import { clientErrorAnswer, refuseMalformedRequest, sendRefusal } from '@/lib/http/malformed-request';
+import { adminPage, adminPagePolicy, pageNonce, refuseCrossSite } from '@/lib/http/admin-requests';
 import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
@@ -13,14 +15,31 @@ import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
 import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
 import { registerServingGauges } from '@/lib/observability/serving-gauges';
-import { log } from '@/lib/runtime/log';
+import { describeError, ignoreBrokenStdio, log } from '@/lib/runtime/log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARM_UP_HEADER = 'x-vitrine-warm-up';
 const warmUpToken = crypto.randomBytes(16).toString('hex');
 
+// Running imports are left after this long: their records stay pending (the next start's sweep
+// applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
+const WORKERS_STOP_MS = 10_000;
+
+async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log(`workers still busy after ${ms / 1000} s: left to the next start`);
+      resolve();
+    }, ms);
+  });
+  await Promise.race([stop().catch((error) => log(`stopping workers: ${describeError(error)}`)), late]);
+  clearTimeout(timer);
+}
+
 async function main() {
+  ignoreBrokenStdio();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   const settings = readSettings();
   const dev = process.argv.includes('--dev');
@@ -36,14 +55,24 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   registerServingGauges(runtime.ctx);
-  const server = http.createServer((req, res) => {
+  // Host is checked with the other malformed requests, so its absence gets the error body too.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
+    if (refusal) return sendRefusal(res, refusal);
     // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
-    if (req.url === '/metrics' || req.url?.startsWith('/metrics?')) {
+    if (path === '/metrics') {
       void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
-        log(`metrics: ${String(error)}`);
+        log(`metrics: ${describeError(error)}`);
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Metrics could not be read')));
       });
       return;
+    }
+    if (adminPage(path)) {
+      // An admin page: Next.js puts the nonce of the request's policy on every script it writes.
+      const policy = adminPagePolicy(pageNonce(), dev);
+      req.headers['content-security-policy'] = policy;
+      res.setHeader('Content-Security-Policy', policy);
     }
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
@@ -61,10 +90,17 @@ async function main() {
     handle(req, res).catch((error: unknown) => {
       // The framework itself failed: CONTRACT §7's body, the details only in the log.
       const requestId = crypto.randomUUID();
-      log(`[${requestId}] request failed: ${String(error)}`);
+      log(`[${requestId}] request failed: ${describeError(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
   });
+  // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
+  // error body too, rather than a bare status line or a dropped connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    socket.end(clientErrorAnswer(error));
+  });
+  server.on('connect', (_req, socket) => socket.end(clientErrorAnswer(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }))));
   server.listen(settings.port, settings.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -83,9 +119,9 @@ async function main() {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await closed;
     clearTimeout(force);
-    await stopWorkers?.();
+    if (stopWorkers) await stopWithin(stopWorkers, WORKERS_STOP_MS);
     await runtime.shutdown();
-  });
+  }, { abandon: runtime.abandon });
 }
 
 /**

@@ -1,12 +1,13 @@
 // npm run worker: the job workers alone, for scaling out next to web processes run with WORKERS=off.
 import { boot } from '@/lib/runtime/boot';
-import { log } from '@/lib/runtime/log';
+import { ignoreBrokenStdio, log } from '@/lib/runtime/log';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
 import { serveMetricsAlone } from '@/lib/http/metrics-endpoint';
 import { registerProcessGauges } from '@/lib/observability/serving-gauges';
 
 async function main() {
+  ignoreBrokenStdio();
   const runtime = await boot({ maintenance: true });
   const stopWorkers = await startWorkers(runtime.ctx);
   // METRICS_PORT: this node's metrics (imports applied, webhooks, emails, the process).
@@ -22,7 +23,7 @@ async function main() {
     await metricsServer?.close();
     await stopWorkers();
     await runtime.shutdown();
-  });
+  }, { abandon: runtime.abandon });
 }
 
 main().catch((error) => {

@@ -19,29 +19,13 @@ type SocketOptions = { host: string[]; port: number[]; path?: string | false };
 /**
  * postgres.js's own socket leaves Nagle's algorithm on: a small message sent while the previous
  * one is unacknowledged then waits for PostgreSQL's delayed ACK, ~40 ms, which is what each
- * statement after a COPY cost here. This one connects with TCP_NODELAY; like postgres.js, it
- * tries the hosts in turn.
+ * statement after a COPY cost here. This one connects with TCP_NODELAY. It is handed over while
+ * still connecting (writes wait for the connection), so a refused or dropped connection reaches
+ * postgres.js as the socket's own 'error' and 'close': a promise rejected before that left the
+ * pool's connection stuck for good once the database had gone away. The first host is used.
  */
-async function noDelaySocket({ host, port, path }: SocketOptions): Promise<net.Socket> {
-  const attempt = (options: net.NetConnectOpts) =>
-    new Promise<net.Socket>((resolve, reject) => {
-      const socket = net.connect({ ...options, noDelay: true });
-      socket.once('connect', () => {
-        socket.removeListener('error', reject);
-        resolve(socket);
-      });
-      socket.once('error', reject);
-    });
-  if (path) return attempt({ path });
-  let failure: unknown;
-  for (let i = 0; i < host.length; i++) {
-    try {
-      return await attempt({ host: host[i], port: port[i] ?? port[0] });
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw failure;
+function noDelaySocket({ host, port, path }: SocketOptions): net.Socket {
+  return path ? net.connect({ path }) : net.connect({ host: host[0], port: port[0], noDelay: true });
 }
 
 export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {
@@ -50,6 +34,8 @@ export function connectDatabase(url: string, options: { max?: number; applicatio
     // Supported by postgres.js, missing from its types.
     ...({ socket: noDelaySocket } as object),
     onnotice: () => {},
+    // A database that does not answer fails requests (503) in seconds rather than postgres.js's 30.
+    connect_timeout: 10,
     types: { int8: int8AsNumber },
     connection: { application_name: options.applicationName ?? 'vitrine' },
   });

@@ -79,3 +79,78 @@ it('is left running by a CLI that started it while a server uses it, and stopped
     await fs.rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it('starts again after its postmaster died: a stale lock naming another process removed, a busy leftover backend ended', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-restart-'));
+  const lines: string[] = [];
+  try {
+    const first = await startEmbeddedPostgres(dir, (line) => lines.push(line));
+    const sql = postgres(first.url, { max: 1, onnotice: () => {} });
+    // A backend busy in a long statement notices its postmaster's death late, keeping its shared memory.
+    const busy = sql`select count(*) from generate_series(1, 1000000000)`.catch(() => 'cut');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { pid } = (await readPostmaster(dir))!;
+    process.kill(pid, 'SIGKILL');
+    await eventuallyDead(pid);
+    // As after a restart of the machine or container: the lock file's pid now names a live process.
+    const lock = path.join(dir, 'pg', 'postmaster.pid');
+    const text = await fs.readFile(lock, 'utf8');
+    await fs.writeFile(lock, text.replace(/^\d+/, String(process.pid)));
+
+    const again = await startEmbeddedPostgres(dir, (line) => lines.push(line));
+    try {
+      expect(lines).toContain(`removing the lock file of a PostgreSQL that died (its pid ${process.pid} is now another process)`);
+      expect(lines.some((line) => /^ending 1 backend left by a PostgreSQL that died/.test(line))).toBe(true);
+      expect(await busy).toBe('cut');
+      const fresh = postgres(again.url, { max: 1, onnotice: () => {} });
+      expect((await fresh`select 1 as one`)[0].one).toBe(1);
+      await fresh.end();
+    } finally {
+      await again.stop();
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('starts its cluster again on the same port when the postmaster dies under it, and stops the new one', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-supervised-'));
+  const events: string[] = [];
+  try {
+    const database = await startEmbeddedPostgres(dir, () => {}, { supervise: { onDown: (reason) => events.push(`down: ${reason}`), onUp: () => events.push('up') } });
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const { pid } = (await readPostmaster(dir))!;
+      process.kill(pid, 'SIGKILL');
+      const started = Date.now();
+      let answered = false;
+      while (!answered && Date.now() - started < 20_000) {
+        answered = await sql`select 1`.then(
+          () => true,
+          () => false,
+        );
+        if (!answered) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(answered).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(events).toEqual([`down: the embedded PostgreSQL (pid ${pid}) exited`, 'up']);
+      const restarted = (await readPostmaster(dir))!;
+      expect(restarted.pid).not.toBe(pid);
+      expect(String(restarted.port)).toBe(new URL(database.url).port);
+      await sql.end();
+      await database.stop();
+      expect(alive(restarted.pid)).toBe(false);
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
+  } finally {
+    const left = await readPostmaster(dir);
+    if (left && alive(left.pid)) process.kill(left.pid, 'SIGINT');
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+async function eventuallyDead(pid: number) {
+  for (const deadline = Date.now() + 10_000; alive(pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -18,6 +18,9 @@ const PIECES = {
   'listing-in-flight': 'listing and collection reads being answered (lib/listing/in-flight.ts)',
   'layout-worker': "the thread that lays out a listing index's columns (lib/listing/layout-worker.ts)",
   'counting-worker': 'the second thread counting facets of large sets (lib/listing/parallel-count.ts)',
+  'auth-failures': 'failed authentications per client address and account in the last minute (lib/http/auth-failures.ts)',
+  'lookup-limiter': "DNS lookups of outbound requests' hosts under way and their limit (lib/http/dns-lookup.ts)",
+  'database-health': 'whether PostgreSQL is away, since when and why: API calls answer 503 meanwhile (lib/runtime/database-health.ts)',
   'metrics': "this thread's Prometheus registry and metrics (lib/runtime/metrics.ts)",
   'workers-probe': "whether this process's job workers' thread runs, for /readyz (lib/runtime/readiness.ts)",
 } as const;

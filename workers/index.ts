@@ -5,7 +5,7 @@ import { shopWaker } from '@/lib/jobs/shop-waker';
 import { sendOutboxMessage } from '@/lib/mail/send-outbox';
 import type { AppContext } from '@/lib/runtime/context';
 import { deliverWebhook } from '@/lib/webhooks/deliver';
-import { log } from '@/lib/runtime/log';
+import { describeError, log } from '@/lib/runtime/log';
 
 type Handler<K extends JobName> = (ctx: AppContext, data: JobData<K>) => Promise<void>;
 
@@ -42,7 +42,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   const waker = shopWaker((shopId) => runPendingImports(ctx, shopId), {
     concurrency: concurrency.importsApply,
     retryMs: jobs.importsApply.queue.retryDelay! * 1000,
-    onError: (shopId, error) => log(`applying imports of shop ${shopId}: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (shopId, error) => log(`applying imports of shop ${shopId}: ${describeError(error)}`),
   });
   setImportWaker(waker.wake);
   let sweeping: Promise<void> | undefined;
@@ -50,7 +50,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
     sweeping ??= (async () => {
       for (const shopId of await shopsWithPendingImports(ctx)) await runPendingImports(ctx, shopId);
     })()
-      .catch((error) => log(`import sweep: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error) => log(`import sweep: ${describeError(error)}`))
       .finally(() => {
         sweeping = undefined;
       });
@@ -59,7 +59,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   const timer = setInterval(sweep, ctx.settings.importSweepSeconds * 1000);
   timer.unref();
   const prune = () =>
-    pruneImportBodies(ctx, ctx.settings.importBodyRetentionDays).catch((error) => log(`pruning import bodies: ${error instanceof Error ? error.message : String(error)}`));
+    pruneImportBodies(ctx, ctx.settings.importBodyRetentionDays).catch((error) => log(`pruning import bodies: ${describeError(error)}`));
   void prune();
   const pruning = setInterval(prune, 3_600_000);
   pruning.unref();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
-import { IMAGE_SIZES, resizedImagePath } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
 import type { AppContext } from '@/lib/runtime/context';
 import { storedOffers } from './stored-offers';
 
@@ -111,7 +111,7 @@ export async function productDetail(ctx: Pick<AppContext, 'sql' | 'sealKey'>, sh
       discount_percent: discount,
       stock_quantity: stock,
     })),
-    images: row.picture ? IMAGE_SIZES.map((size) => ({ size, url: resizedImagePath(ctx.sealKey, size, row.picture) })) : [],
+    images: row.picture ? IMAGE_SIZES.map((size) => ({ size, url: resizedImagePath(imageSigningKey(ctx.sealKey), size, { shopId, url: row.picture, expires: linkExpiry(Date.now()) }) })) : [],
     written_by_import: writer?.id ?? null,
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
-import { resizedImagePath } from '@/lib/images/image-urls';
+import { imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
 import { idOf } from '@/lib/listing/build-index';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import { storedProducts } from '@/lib/listing/stored-products';
@@ -52,7 +52,7 @@ export async function previewRules(ctx: AppContext, shopId: string, input: unkno
     const product = stored.get(ids[i]);
     if (!product) return [];
     const picture = typeof product.data.picture === 'string' ? product.data.picture : '';
-    return [{ id: ids[i], name: String(product.data.name ?? ''), brand: String(product.data.brand ?? ''), price: pick.price, picture: picture ? resizedImagePath(ctx.sealKey, 160, picture) : '', group: pick.group }];
+    return [{ id: ids[i], name: String(product.data.name ?? ''), brand: String(product.data.brand ?? ''), price: pick.price, picture: picture ? resizedImagePath(imageSigningKey(ctx.sealKey), 160, { shopId, url: picture, expires: linkExpiry(Date.now()) }) : '', group: pick.group }];
   });
   return { total: picks.length, page, pages: Math.max(1, Math.ceil(picks.length / PAGE)), products, warnings: ruleWarnings(index, rules.groups) };
 }

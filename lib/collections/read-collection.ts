@@ -38,6 +38,7 @@ async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Pr
   const card: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,
+    shopId: shop.id,
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking,
     categories: index.categories,

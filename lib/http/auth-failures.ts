@@ -1,10 +1,13 @@
 import { AppError } from './errors';
+import { processWide } from '@/lib/process-wide';
 
 // Requests refused before authentication do not count against a shop's rate limit, yet each
 // costs a body read, a JSON parse and a scrypt: failed authentications are limited per client
 // address instead, in each process's memory.
 const WINDOW_MS = 60_000;
-const failures = new Map<string, number[]>();
+// One per process (lib/process-wide.ts): Next.js loads this module once per route bundle, and a
+// sign-in's failures must count with the imports' (one budget per address, whichever route it guesses at).
+const failures = processWide<Map<string, number[]>>('auth-failures').getOrMake(() => new Map());
 
 function recent(address: string, now: number): number[] {
   const kept = (failures.get(address) ?? []).filter((at) => at > now - WINDOW_MS);

@@ -121,7 +121,7 @@ describe('checkOutboundUrl', () => {
   });
 
   it('allows public literals, and private ones only when their host is listed', () => {
-    expect(checkOutboundUrl('http://8.8.8.8:8080/hook?a=1', policy).href).toBe('http://8.8.8.8:8080/hook?a=1');
+    expect(checkOutboundUrl('http://8.8.8.8/hook?a=1', policy).href).toBe('http://8.8.8.8/hook?a=1');
     expect(checkOutboundUrl('https://[2606:4700::1]/', policy).hostname).toBe('[2606:4700::1]');
     const listed = { ...policy, allowHosts: ['10.0.0.5', '::1'] };
     expect(checkOutboundUrl('http://10.0.0.5/hook', listed).hostname).toBe('10.0.0.5');
@@ -131,8 +131,23 @@ describe('checkOutboundUrl', () => {
   });
 
   it('leaves names to the connection-time lookup', () => {
-    expect(checkOutboundUrl('http://localhost:8080/', policy).hostname).toBe('localhost');
+    expect(checkOutboundUrl('http://localhost/', policy).hostname).toBe('localhost');
     expect(checkOutboundUrl('https://hooks.example.com/x', policy).hostname).toBe('hooks.example.com');
+  });
+
+  it('allows ports 80 and 443 only, then the ports and hosts listed', () => {
+    for (const url of ['http://8.8.8.8/', 'https://8.8.8.8/', 'http://8.8.8.8:443/', 'https://example.com:80/', 'https://example.com:443/x']) {
+      expect(checkOutboundUrl(url, policy).hostname).not.toBe('');
+    }
+    for (const [url, port] of [['http://8.8.8.8:8080/hook', 8080], ['https://example.com:22/', 22], ['http://example.com:6379/', 6379], ['https://[2606:4700::1]:5432/', 5432]] as const) {
+      expect(() => checkOutboundUrl(url, policy)).toThrow(OutboundRefused);
+      expect(() => checkOutboundUrl(url, policy)).toThrow(`port ${port} is not allowed (80 and 443 are)`);
+    }
+    expect(checkOutboundUrl('https://example.com:8443/hook', { ...policy, allowPorts: [8443] }).port).toBe('8443');
+    expect(() => checkOutboundUrl('https://example.com:8444/hook', { ...policy, allowPorts: [8443] })).toThrow('port 8444 is not allowed');
+    // A listed host may use any port; listing it lets no other host use one.
+    expect(checkOutboundUrl('http://hooks.internal:9000/', { ...policy, allowHosts: ['hooks.internal'] }).port).toBe('9000');
+    expect(() => checkOutboundUrl('http://other.internal:9000/', { ...policy, allowHosts: ['hooks.internal'] })).toThrow('port 9000 is not allowed');
   });
 
   it.each(['file:///etc/passwd', 'ftp://8.8.8.8/', 'gopher://8.8.8.8:70/_x', 'data:text/plain,hi', 'javascript:alert(1)', 'ws://8.8.8.8/'])(
@@ -148,7 +163,9 @@ describe('requestOutbound', () => {
   it('refuses a name that resolves to loopback, and reaches it once allow-listed', async () => {
     const receiver = await startHttpReceiver([202]);
     try {
-      await expect(requestOutbound(`http://localhost:${receiver.port}/x`, policy, { method: 'POST', body: '{}' })).rejects.toThrow(/localhost resolves to a non-public address/);
+      // The receiver's port is allowed: the name is what is refused.
+      const onPort = { ...policy, allowPorts: [receiver.port] };
+      await expect(requestOutbound(`http://localhost:${receiver.port}/x`, onPort, { method: 'POST', body: '{}' })).rejects.toThrow(/localhost resolves to a non-public address/);
       expect(receiver.received).toHaveLength(0);
       const response = await requestOutbound(`http://localhost:${receiver.port}/x`, { ...policy, allowHosts: ['localhost'] }, { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
       expect(response.status).toBe(202);
@@ -161,7 +178,7 @@ describe('requestOutbound', () => {
   it('refuses with an OutboundRefused, so callers can tell a refusal from a failure', async () => {
     const receiver = await startHttpReceiver();
     try {
-      const error = await requestOutbound(`http://localhost:${receiver.port}/`, policy, { method: 'GET' }).catch((e: unknown) => e);
+      const error = await requestOutbound(`http://localhost:${receiver.port}/`, { ...policy, allowPorts: [receiver.port] }, { method: 'GET' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OutboundRefused);
       expect((error as Error).message).toBe('localhost resolves to a non-public address');
       expect(receiver.received).toHaveLength(0);
@@ -195,5 +212,9 @@ describe('IPv6 forms that embed an IPv4 address', () => {
   it('rejects instead of throwing for a refused literal', async () => {
     const pending = requestOutbound('http://10.0.0.1/', { allowHosts: [], timeoutMs: 500 }, { method: 'GET' });
     await expect(pending).rejects.toBeInstanceOf(OutboundRefused);
+  });
+
+  it('refuses a public host on another port before connecting', async () => {
+    await expect(requestOutbound('http://8.8.8.8:25/', policy, { method: 'GET' })).rejects.toThrow('port 25 is not allowed (80 and 443 are)');
   });
 });

@@ -1,7 +1,8 @@
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { lookupLimiter } from './dns-lookup';
 
 /** A target we will not contact: private, loopback, link-local, multicast or reserved. */
 export class OutboundRefused extends Error {
@@ -83,7 +84,14 @@ export function isPublicAddress(address: string): boolean {
   return !blocked.check(address, 'ipv4');
 }
 
-export type OutboundPolicy = { allowHosts: string[]; timeoutMs: number };
+/**
+ * `allowHosts` may be reached although private, on any port; other hosts on 80 and 443 only, and
+ * `allowPorts`. `dnsTimeoutMs`: how long a name may take to resolve.
+ */
+export type OutboundPolicy = { allowHosts: string[]; timeoutMs: number; allowPorts?: number[]; dnsTimeoutMs?: number };
+
+const STANDARD_PORTS = [80, 443];
+const DNS_TIMEOUT_MS = 5_000;
 
 function allowed(hostname: string, policy: OutboundPolicy) {
   return policy.allowHosts.includes(hostname.toLowerCase().replace(/^\[|\]$/g, ''));
@@ -95,9 +103,9 @@ function allowed(hostname: string, policy: OutboundPolicy) {
  */
 function guardedLookup(policy: OutboundPolicy, hostname: string): net.LookupFunction {
   return (host, options, callback) => {
-    dns.lookup(host, { ...options, all: true }, (error, addresses) => {
+    const answer = (error: NodeJS.ErrnoException | null, list: dns.LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const list = addresses as dns.LookupAddress[];
+      if (!list.length) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' }), '', 0);
       const refused = list.find((a) => !isPublicAddress(a.address));
       if (refused && !allowed(hostname, policy)) {
         // Which address is not said: the message reaches shops (webhook attempts) and anyone
@@ -106,7 +114,14 @@ function guardedLookup(policy: OutboundPolicy, hostname: string): net.LookupFunc
       }
       if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
-    });
+    };
+    // Bounded and timed (dns-lookup.ts): a slow resolver must not take the thread pool.
+    lookupLimiter()
+      .resolve(host, options, policy.dnsTimeoutMs ?? DNS_TIMEOUT_MS)
+      .then(
+        (list) => answer(null, list),
+        (error: NodeJS.ErrnoException) => answer(error, []),
+      );
   };
 }
 
@@ -116,6 +131,12 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) && !isPublicAddress(host) && !allowed(host, policy)) {
     throw new OutboundRefused(`${host} is not a public address`);
+  }
+  // Another port of a public host is as likely an internal service left open (a database, an
+  // admin console) as a web server.
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (!STANDARD_PORTS.includes(port) && !policy.allowPorts?.includes(port) && !allowed(host, policy)) {
+    throw new OutboundRefused(`port ${port} is not allowed (80 and 443 are)`);
   }
   return url;
 }

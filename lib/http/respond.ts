@@ -3,6 +3,8 @@ import { ZodError } from 'zod';
 import { AppError, statusOf } from './errors';
 import { acceptsGzip, gzipChunks } from './gzip-chunks';
 import { describeZodError } from './zod-message';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, noteDatabaseDown } from '@/lib/runtime/database-health';
+import { describeError } from '@/lib/runtime/log';
 
 export function errorBody(message: string) {
   return { status: 'error', payload: { message } };
@@ -16,6 +18,11 @@ export function errorResponse(error: unknown): Response {
     // The rest of an oversized body was never read: the connection cannot carry another request.
     if (error.code === 'PAYLOAD_TOO_LARGE') headers.Connection = 'close';
     return Response.json(errorBody(error.message), { status: statusOf[error.code], headers });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // CONTRACT §9: nothing accepted is lost; the client tries again.
+    noteDatabaseDown(describeError(error));
+    return Response.json(errorBody('The database is unavailable; retry shortly'), { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
   }
   const requestId = crypto.randomUUID();
   console.error(`[${requestId}] unexpected error`, error);
@@ -38,6 +45,17 @@ export function noEndpoint(): Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 export function methodNotAllowed(allowed: readonly string[]): () => Response {
   const list = allowed.join(', ');
   return () => Response.json(errorBody(`This endpoint takes ${list}`), { status: 405, headers: { Allow: list } });
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The 405 handlers of a route for every method but `allowed` (see methodNotAllowed), for
+ * `export const { GET, PUT, PATCH } = otherMethods(['POST', 'DELETE'])`.
+ */
+export function otherMethods(allowed: readonly (typeof METHODS)[number][]): Record<(typeof METHODS)[number], () => Response> {
+  const handler = methodNotAllowed(allowed);
+  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<(typeof METHODS)[number], () => Response>;
 }
 
 /**

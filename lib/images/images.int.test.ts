@@ -5,15 +5,22 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
-import { resizedImagePath, type ImageSize } from './image-urls';
+import { createTestShop } from '@/lib/testing/factories';
+import { imageSigningKey, linkExpiry, resizedImagePath, type ImageSize } from './image-urls';
 
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-images-'));
 const fixture = serverWithDatabase({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1', IMAGE_CACHE_DIR: cacheDir, IMAGE_FETCH_TIMEOUT_MS: '1000' });
 const hits = new Map<string, number>();
 let origin: http.Server;
 let originUrl: string;
+let shopId: string;
+
+/** The link a listing of the test's shop would give for this original. */
+const linkFor = (size: ImageSize | number, original: string) =>
+  resizedImagePath(imageSigningKey(fixture.database.ctx.sealKey), size as ImageSize, { shopId, url: original, expires: linkExpiry(Date.now()) });
 
 beforeAll(async () => {
+  shopId = (await createTestShop(fixture.database.ctx)).shop_id;
   const photo = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c03030' } }).png().toBuffer();
   origin = http.createServer((req, res) => {
     hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
@@ -45,7 +52,7 @@ afterAll(async () => {
 });
 
 function get(size: ImageSize | number, original: string, accept?: string) {
-  const link = resizedImagePath(fixture.database.ctx.sealKey, size as ImageSize, original);
+  const link = linkFor(size, original);
   return fetch(`${fixture.server.url}${link}`, { headers: accept ? { Accept: accept } : {} });
 }
 
@@ -55,7 +62,10 @@ describe('/images/:size/:key', () => {
       const webp = await get(size, `${originUrl}/photo-a.png`, 'image/avif,image/webp,*/*');
       expect(webp.status).toBe(200);
       expect(webp.headers.get('content-type')).toBe('image/webp');
-      expect(webp.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // Kept until the link expires: 30 to 60 days.
+      const maxAge = Number(/^public, max-age=(\d+), immutable$/.exec(webp.headers.get('cache-control')!)![1]);
+      expect(maxAge).toBeGreaterThan(30 * 86_400 - 60);
+      expect(maxAge).toBeLessThanOrEqual(60 * 86_400);
       const meta = await sharp(Buffer.from(await webp.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', size, size]);
       const jpeg = await get(size, `${originUrl}/photo-a.png`);
@@ -77,7 +87,7 @@ describe('/images/:size/:key', () => {
   });
 
   it('answers 404 for keys it did not sign and sizes it does not offer', async () => {
-    const good = resizedImagePath(fixture.database.ctx.sealKey, 120, `${originUrl}/photo-a.png`);
+    const good = linkFor(120, `${originUrl}/photo-a.png`);
     const forged = good.replace(/\/images\/120\/[^.]+\./, '/images/120/AAAAAAAAAAAAAAAAAAAAAA.');
     const tampered = await fetch(`${fixture.server.url}${forged}`);
     expect(tampered.status).toBe(404);
@@ -140,8 +150,22 @@ describe('/images/:size/:key', () => {
     }
   });
 
+  it('answers 404 for a link past its expiry and for a shop that no longer exists', async () => {
+    const key = imageSigningKey(fixture.database.ctx.sealKey);
+    const expired = resizedImagePath(key, 120, { shopId, url: `${originUrl}/photo-a.png`, expires: Math.floor(Date.now() / 1000) - 1 });
+    const old = await fetch(`${fixture.server.url}${expired}`);
+    expect(old.status).toBe(404);
+    expect((await old.json()).payload.message).toBe('Image link has expired');
+    const gone = await createTestShop(fixture.database.ctx);
+    await fixture.database.ctx.sql`delete from shops where id = ${gone.shop_id}`;
+    const orphan = resizedImagePath(key, 120, { shopId: gone.shop_id, url: `${originUrl}/photo-a.png`, expires: linkExpiry(Date.now()) });
+    const answer = await fetch(`${fixture.server.url}${orphan}`);
+    expect(answer.status).toBe(404);
+    expect((await answer.json()).payload.message).toBe('Image not found');
+  });
+
   it('knows a size only by its plain spelling', async () => {
-    const link = resizedImagePath(fixture.database.ctx.sealKey, 120, `${originUrl}/photo-a.png`).replace('/120/', '/0x78/');
+    const link = linkFor(120, `${originUrl}/photo-a.png`).replace('/120/', '/0x78/');
     const answer = await fetch(`${fixture.server.url}${link}`);
     expect(answer.status).toBe(404);
     expect((await answer.json()).payload.message).toMatch(/^Image size must be one of /);

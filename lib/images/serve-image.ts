@@ -6,12 +6,13 @@ import { log } from '@/lib/runtime/log';
 import { AppError } from '@/lib/http/errors';
 import { OutboundRefused, requestOutbound, type OutboundPolicy } from '@/lib/http/outbound';
 import type { AppContext } from '@/lib/runtime/context';
-import { IMAGE_SIZES, originalOf, type ImageSize } from './image-urls';
+import { IMAGE_SIZES, imageSigningKey, readImageKey, type ImageSize } from './image-urls';
 
 const MAX_ORIGINAL_BYTES = 20 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 
-export type ServedImage = { body: Buffer; contentType: string };
+// `maxAgeSeconds`: how long the answer may be kept, at most until the link expires.
+export type ServedImage = { body: Buffer; contentType: string; maxAgeSeconds: number };
 
 /** What was wrong with an original; answered as 502 with this message. */
 class BadOriginal extends Error {}
@@ -94,7 +95,7 @@ async function originalBytes(ctx: AppContext, cacheDir: string, url: string): Pr
   if (cached) return cached;
   let pending = inFlight.get(url);
   if (!pending) {
-    pending = fetchOriginal(url, { allowHosts: ctx.settings.webhooks.allowHosts, timeoutMs: ctx.settings.images.timeoutMs }).then(async (bytes) => {
+    pending = fetchOriginal(url, { ...ctx.settings.webhooks, timeoutMs: ctx.settings.images.timeoutMs }).then(async (bytes) => {
       await keep(file, bytes);
       return bytes;
     });
@@ -125,6 +126,22 @@ async function trimCache(cacheDir: string, capBytes: number): Promise<void> {
 
 let writesSinceTrim = 0;
 
+const YEAR_SECONDS = 31_536_000;
+
+// A link names its shop: a shop that was deleted has no images. Shops found are remembered a minute.
+const SHOP_KEPT_MS = 60_000;
+const shopsSeen = new Map<string, number>();
+
+async function shopExists(ctx: AppContext, shopId: string): Promise<boolean> {
+  if ((shopsSeen.get(shopId) ?? 0) > Date.now()) return true;
+  const found = (await ctx.sql`select 1 from shops where id = ${shopId}`).length > 0;
+  if (found) {
+    shopsSeen.set(shopId, Date.now() + SHOP_KEPT_MS);
+    if (shopsSeen.size > 10_000) shopsSeen.delete(shopsSeen.keys().next().value!);
+  }
+  return found;
+}
+
 /**
  * GET /images/:size/:key — the original behind a key this service signed, resized into a square
  * of `size` pixels, as WebP when the client accepts it, else JPEG; cached on disk.
@@ -133,14 +150,17 @@ export async function serveImage(ctx: AppContext, sizeParam: string, key: string
   // Only the plain spelling ("0x78" or "120.0" would be the same image under another address).
   const size = (/^[1-9]\d{0,3}$/.test(sizeParam) ? Number(sizeParam) : 0) as ImageSize;
   if (!IMAGE_SIZES.includes(size)) throw new AppError('NOT_FOUND', `Image size must be one of ${IMAGE_SIZES.join(', ')}`);
-  const url = originalOf(ctx.sealKey, key);
-  if (!url) throw new AppError('NOT_FOUND', 'Image not found');
+  const link = readImageKey(imageSigningKey(ctx.sealKey), key, Date.now());
+  if (link === 'expired') throw new AppError('NOT_FOUND', 'Image link has expired');
+  if (!link || !(await shopExists(ctx, link.shopId))) throw new AppError('NOT_FOUND', 'Image not found');
+  const { url } = link;
+  const maxAgeSeconds = Math.max(0, Math.min(YEAR_SECONDS, link.expires - Math.floor(Date.now() / 1000)));
   const format = accept?.includes('image/webp') ? 'webp' : 'jpeg';
   const cacheDir = ctx.settings.images.cacheDir;
   const file = path.join(cacheDir, 'resized', `${crypto.createHash('sha256').update(url).digest('hex')}-${size}.${format}`);
   const contentType = `image/${format}`;
   const cached = await fs.readFile(file).catch(() => null);
-  if (cached) return { body: cached, contentType };
+  if (cached) return { body: cached, contentType, maxAgeSeconds };
 
   const failed = knownFailure(url);
   if (failed) throw badOriginal(failed);
@@ -162,5 +182,5 @@ export async function serveImage(ctx: AppContext, sizeParam: string, key: string
     writesSinceTrim = 0;
     void trimCache(cacheDir, ctx.settings.images.cacheBytes).catch(() => {});
   }
-  return { body: resized, contentType };
+  return { body: resized, contentType, maxAgeSeconds };
 }

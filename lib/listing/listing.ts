@@ -150,6 +150,7 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
   const cardContext: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,
+    shopId: shop.id,
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking: { recommended_by: 'listing' },
     categories: index.categories,

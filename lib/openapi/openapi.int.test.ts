@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection } from '@/lib/collections/manage-collections';
-import { resizedImagePath } from '@/lib/images/image-urls';
+import { imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
@@ -176,7 +176,7 @@ describe('real answers conform to the document', () => {
       ['GET', '/collection/{id}', fetch(url(`/collection/x?shop_id=${shop.shop_id}`)), 400],
       ['POST', '/subscriptions/callback', post('/subscriptions/callback', { ...shop, email: 'Customer@Example.com', event: 'unsubscribed' }), 200],
       ['POST', '/subscriptions/callback', post('/subscriptions/callback', { ...shop, shop_secret: 'wrong', email: 'a@example.com', event: 'unsubscribed' }), 400],
-      ['GET', '/images/{size}/{key}', fetch(url(resizedImagePath(fixture.database.ctx.sealKey, 120, `${originUrl}/a.png`)), { headers: { Accept: 'image/webp' } }), 200],
+      ['GET', '/images/{size}/{key}', fetch(url(resizedImagePath(imageSigningKey(fixture.database.ctx.sealKey), 120, { shopId: shop.shop_id, url: `${originUrl}/a.png`, expires: linkExpiry(Date.now()) })), { headers: { Accept: 'image/webp' } }), 200],
       ['GET', '/images/{size}/{key}', fetch(url('/images/120/forged.aHR0cDovL2V4YW1wbGUuY29tL3gucG5n')), 404],
       ['GET', '/healthz', fetch(url('/healthz')), 200],
       ['GET', '/readyz', fetch(url('/readyz')), 200],

@@ -7,9 +7,11 @@ import { runMigrations } from '@/db/migrate';
 import { createQueues } from '@/lib/jobs';
 import { readSettings, type Settings } from './settings';
 import { setAppContext, type AppContext } from './context';
-import { log } from '@/lib/runtime/log';
+import { describeError, log } from '@/lib/runtime/log';
+import { noteDatabaseDown, watchDatabase } from './database-health';
 
-export type Runtime = { ctx: AppContext; databaseUrl: string; shutdown: () => Promise<void> };
+/** `abandon`: for a process exiting without `shutdown` (it hung); ends the embedded PostgreSQL it keeps. */
+export type Runtime = { ctx: AppContext; databaseUrl: string; shutdown: () => Promise<void>; abandon: () => void };
 
 
 async function loadSealKey(sql: Sql, fromEnv: string | undefined): Promise<Buffer> {
@@ -35,7 +37,9 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(settings.dataDir, log, { leaveToOthers: options.shortLived });
+    // A server or worker starts the cluster again when it dies; a CLI command just fails.
+    const supervise = options.shortLived ? undefined : { onDown: noteDatabaseDown, onUp: () => {} };
+    embedded = await startEmbeddedPostgres(settings.dataDir, log, { leaveToOthers: options.shortLived, supervise });
     url = embedded.url;
     log(`embedded PostgreSQL on ${settings.dataDir}${embedded.owned ? '' : ' (already running)'}`);
   }
@@ -53,22 +57,27 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
       useListenNotify: options.maintenance,
       application_name: 'vitrine-jobs',
     });
-    boss.on('error', (error) => log(`jobs: ${error instanceof Error ? error.message : String(error)}`));
+    boss.on('error', (error) => log(`jobs: ${describeError(error)}`));
     await boss.start();
     await createQueues(boss, settings.webhooks, { update: !options.shortLived });
     const ctx: AppContext = { sql: database.sql, db: database.db, boss, settings, sealKey };
     setAppContext(ctx);
+    // Outages are noticed, logged and answered with 503 within seconds, even with no request coming.
+    const stopWatching = options.shortLived ? undefined : watchDatabase(database.sql);
     const db = database;
     const jobsBoss = boss;
     return {
       ctx,
       databaseUrl: url,
       shutdown: async () => {
+        stopWatching?.();
         setAppContext(undefined);
-        await jobsBoss.stop({ graceful: true, timeout: 30_000 }).catch((e) => log(`jobs stop: ${String(e)}`));
+        // Jobs still running after 10 s are left: pg-boss hands them out again after the restart.
+        await jobsBoss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log(`jobs stop: ${describeError(e)}`));
         await db.close().catch(() => {});
         await embedded?.stop();
       },
+      abandon: () => embedded?.abandon(),
     };
   } catch (error) {
     await boss?.stop({ graceful: false }).catch(() => {});

@@ -11,6 +11,14 @@ function int(name: string, fallback: number): number {
   return value;
 }
 
+function ports(name: string): number[] {
+  return list(name).map((raw) => {
+    const port = Number(raw);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must list port numbers, got "${raw}"`);
+    return port;
+  });
+}
+
 function list(name: string): string[] {
   return (process.env[name] ?? '')
     .split(',')
@@ -38,6 +46,9 @@ export function readSettings() {
       retryLimit: int('WEBHOOK_RETRY_LIMIT', 5),
       retryDelaySeconds: int('WEBHOOK_RETRY_DELAY_SECONDS', 30),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000),
+      // Outbound requests (webhooks, image originals) go to ports 80 and 443, and these.
+      allowPorts: ports('OUTBOUND_ALLOW_PORTS'),
+      dnsTimeoutMs: int('DNS_TIMEOUT_MS', 5_000),
     },
     mail: {
       smtpUrl: process.env.SMTP_URL || undefined,

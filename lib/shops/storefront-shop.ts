@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import { AppError } from '@/lib/http/errors';
+import { isDatabaseUnavailable } from '@/lib/runtime/database-health';
 
 // What storefront reads (listing, collections, init) need of a shop. Every listing request asks,
 // so answers are remembered briefly; a changed setting shows within STOREFRONT_SHOP_TTL_MS.
@@ -26,11 +27,16 @@ export async function storefrontShop(sql: Sql, shopId: string): Promise<Storefro
   const now = Date.now();
   let known = remembered.get(shopId);
   if (!known || known.until < now) {
+    const stale = known;
     const [row] = await sql<StorefrontShop[]>`
       select id, name, currency, currency_symbol as "currencySymbol", thousands_separator as "thousandsSeparator",
              decimal_separator as "decimalSeparator", decimals, listing_extended_default as "listingExtendedDefault",
              listing_template as "listingTemplate", collection_template as "collectionTemplate"
-        from shops where id = ${shopId}`;
+        from shops where id = ${shopId}`.catch((error: unknown) => {
+      // While the database is away, listings go on from the indexes in memory: the shop as last seen will do.
+      if (stale?.shop && isDatabaseUnavailable(error)) return [stale.shop];
+      throw error;
+    });
     known = { shop: row ?? null, until: now + STOREFRONT_SHOP_TTL_MS };
     remembered.set(shopId, known);
     if (remembered.size > 10_000) remembered.delete(remembered.keys().next().value!);

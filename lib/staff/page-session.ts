@@ -1,9 +1,10 @@
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { forbidden, notFound, redirect } from 'next/navigation';
 import { appContext } from '@/lib/runtime/context';
+import { overHttps, sessionTokenFrom } from './admin-auth';
 import { listShops } from '@/lib/shops/manage-shops';
 import { signInPath } from './return-path';
-import { SESSION_COOKIE, sessionUser } from './sessions';
+import { sessionUser } from './sessions';
 import { canSeeShop, plausibleShopId, type StaffUser } from './users';
 
 /**
@@ -11,10 +12,12 @@ import { canSeeShop, plausibleShopId, type StaffUser } from './users';
  * redirect to sign in and back to this page (proxy.ts tells the path).
  */
 export async function staffForPage(): Promise<StaffUser> {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const user = await sessionUser(appContext(), token);
+  const ctx = appContext();
+  const given = await headers();
+  const token = sessionTokenFrom(given.get('cookie'), overHttps(given, undefined, ctx.settings.publicUrl));
+  const user = await sessionUser(ctx, token);
   // A cookie that names no live session: it expired or was ended, and the sign-in page says so.
-  if (!user) redirect(signInPath((await headers()).get('x-vitrine-path'), token !== undefined));
+  if (!user) redirect(signInPath(given.get('x-vitrine-path'), token !== undefined));
   return user;
 }
 

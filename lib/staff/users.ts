@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { shops, staffSessions, staffShops, staffUsers } from '@/db/schema';
 import { AppError } from '@/lib/http/errors';
 import type { AppContext } from '@/lib/runtime/context';
-import { hashSecret } from '@/lib/shops/secrets';
+import { STAFF_PASSWORD_PARAMS, hashSecret } from '@/lib/shops/secrets';
 import { StaffUserInput } from './schemas';
 
 type Ctx = Pick<AppContext, 'db'>;
@@ -20,7 +20,7 @@ export async function createStaffUser(ctx: Ctx, input: StaffUserInput) {
     const missing = shopIds.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw new AppError('NOT_FOUND', `Shop ${missing.join(', ')} not found`);
   }
-  const passwordHash = await hashSecret(password);
+  const passwordHash = await hashSecret(password, STAFF_PASSWORD_PARAMS);
   await ctx.db.transaction(async (tx) => {
     const [user] = await tx
       .insert(staffUsers)

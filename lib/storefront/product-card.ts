@@ -1,4 +1,4 @@
-import { IMAGE_SIZES, resizedImagePath } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
 import type { CategoryNode } from '@/lib/catalog/tree';
 import type { PriceFormat } from './prices';
 import { handleOf, withTracking } from './tracking';
@@ -10,7 +10,9 @@ export type StoredProduct = { id: string; data: Record<string, unknown>; sales_r
 
 export type CardContext = {
   format: PriceFormat;
+  // The server key (image links are signed with a key derived from it) and the shop they are for.
   sealKey: Buffer;
+  shopId: string;
   origin: string;
   tracking: Record<string, string>;
   categories: Map<string, CategoryNode>;
@@ -27,11 +29,13 @@ const text = (value: unknown) => (typeof value === 'string' ? value : value === 
 const signedLinks = new Map<string, Record<string, string>>();
 
 export function imageLinks(ctx: CardContext, picture: string): Record<string, string> {
-  const cacheKey = `${ctx.origin}\u0000${picture}`;
+  const expires = linkExpiry(Date.now());
+  const cacheKey = `${ctx.origin}\u0000${ctx.shopId}\u0000${expires}\u0000${picture}`;
   const known = signedLinks.get(cacheKey);
   if (known) return { ...known };
   const links: Record<string, string> = {};
-  for (const size of IMAGE_SIZES) links[String(size)] = `${ctx.origin}${resizedImagePath(ctx.sealKey, size, picture)}`;
+  const key = imageSigningKey(ctx.sealKey);
+  for (const size of IMAGE_SIZES) links[String(size)] = `${ctx.origin}${resizedImagePath(key, size, { shopId: ctx.shopId, url: picture, expires })}`;
   links.original = picture;
   signedLinks.set(cacheKey, links);
   if (signedLinks.size > 5_000) signedLinks.delete(signedLinks.keys().next().value!);

@@ -19,6 +19,8 @@ export type TestServer = {
   kill: () => Promise<void>;
 };
 
+const STOP_WAIT_MS = 45_000;
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
@@ -80,7 +82,12 @@ async function startProcess(script: string, ready: RegExp, env: Record<string, s
     output: () => output,
     stop: async () => {
       child.kill('SIGTERM');
+      // The server gives up on a graceful stop after SHUTDOWN_DEADLINE_MS (30 s) by itself; one
+      // that is still there later hangs: it is killed (never left running) and the test fails.
+      const stopped = await Promise.race([exited(child).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STOP_WAIT_MS).unref())]);
+      if (!stopped) child.kill('SIGKILL');
       await finished(child, closed);
+      if (!stopped) throw new Error(`${script} did not stop within ${STOP_WAIT_MS / 1000} s of SIGTERM (killed):\n${output.slice(-3000)}`);
     },
     kill: async () => {
       child.kill('SIGKILL');

@@ -187,8 +187,9 @@ describe('webhook SSRF guard (no allow-list)', () => {
     // Every server on a database works the same job queue: the allow-listed one must be gone,
     // or it could take the delivery job itself.
     await server?.stop();
-    server = await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_HOSTS: undefined, WEBHOOK_RETRY_DELAY_SECONDS: '1' });
     const receiver = await startReceiver();
+    // The receiver's port allowed: what is refused is the address, by the guarded lookup.
+    server = await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_HOSTS: undefined, WEBHOOK_RETRY_DELAY_SECONDS: '1', OUTBOUND_ALLOW_PORTS: String(receiver.port) });
     try {
       const shop = await createTestShop(database.ctx);
       const literal = await sendImport(server.url, 'POST', 'categories', shop, { categories: [], webhook: `http://127.0.0.1:${receiver.port}/` });

@@ -1,4 +1,4 @@
-import { respond } from '@/lib/http/respond';
+import { respond, otherMethods } from '@/lib/http/respond';
 import { redocBundle } from '@/lib/openapi/viewer';
 
 export const dynamic = 'force-dynamic';
@@ -7,3 +7,6 @@ export const dynamic = 'force-dynamic';
 export function GET() {
   return respond(async () => new Response(new Uint8Array(await redocBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } }));
 }
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

@@ -2,5 +2,5 @@ import { noEndpoint } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
-// /admin/api/…: no endpoint, answered with the error body rather than the app's HTML page.
+// /admin/api/… that is no endpoint: 404 with the error body, as on the public API (CONTRACT §7).
 export const { GET, POST, PUT, PATCH, DELETE } = noEndpoint();

@@ -14,7 +14,7 @@ export function GET(req: Request, { params }: { params: Promise<{ size: string; 
     const { size, key } = await params;
     const image = await serveImage(ctx, size, key, req.headers.get('accept'));
     return new Response(new Uint8Array(image.body), {
-      headers: { 'Content-Type': image.contentType, 'Cache-Control': 'public, max-age=31536000, immutable', Vary: 'Accept' },
+      headers: { 'Content-Type': image.contentType, 'Cache-Control': `public, max-age=${image.maxAgeSeconds}, immutable`, Vary: 'Accept' },
     });
   });
 }

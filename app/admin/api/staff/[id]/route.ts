@@ -1,6 +1,7 @@
 import { readJsonBody } from '@/lib/http/body';
 import { adminRoute } from '@/lib/staff/admin-route';
 import { removeStaff, staffIdOf, updateStaffAccess } from '@/lib/staff/manage-staff';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,3 +16,6 @@ export const DELETE = adminRoute<{ id: string }>(async (_req, { ctx, user, param
   await removeStaff(ctx, user, staffIdOf(params.id));
   return Response.json({ status: 'success' });
 });
+
+// Any other method: 405 with the error body.
+export const { GET, POST, PATCH } = otherMethods(['PUT', 'DELETE']);

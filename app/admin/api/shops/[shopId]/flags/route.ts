@@ -2,6 +2,7 @@ import { readJsonBody } from '@/lib/http/body';
 import { shopRoute } from '@/lib/staff/shop-route';
 import { AppError } from '@/lib/http/errors';
 import { flagEmail, flagsCsvStream, pageEmailFlags, unflagEmail } from '@/lib/subscriptions/email-flags';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -34,3 +35,6 @@ export const DELETE = shopRoute(async (req, { ctx, shopId }) => {
   await unflagEmail(ctx, shopId, (await readJsonBody(req, 16 * 1024)).json);
   return Response.json({ status: 'success' });
 });
+
+// Any other method: 405 with the error body.
+export const { PUT, PATCH } = otherMethods(['GET', 'POST', 'DELETE']);

@@ -1,5 +1,6 @@
 import { pageImports } from '@/lib/imports/browse-imports';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,6 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   const query = Object.fromEntries([...new URL(req.url).searchParams].filter(([, value]) => value !== ''));
   return Response.json(await pageImports(ctx, shopId, query));
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

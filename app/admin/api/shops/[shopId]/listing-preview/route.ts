@@ -1,4 +1,4 @@
-import { jsonChunksResponse } from '@/lib/http/respond';
+import { jsonChunksResponse, otherMethods } from '@/lib/http/respond';
 import { listProducts } from '@/lib/listing/listing';
 import { paramsFromSearch } from '@/lib/listing/query';
 import { requestOrigin } from '@/lib/listing/storefront-request';
@@ -23,3 +23,6 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   response.headers.set('X-Engine-Ms', (performance.now() - started).toFixed(1));
   return response;
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

@@ -1,6 +1,7 @@
 import { productDetail } from '@/lib/catalog/browse-products';
 import { AppError } from '@/lib/http/errors';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,3 +11,6 @@ export const GET = shopRoute(async (req, { ctx, shopId }) => {
   if (!id) throw new AppError('VALIDATION', 'id is required');
   return Response.json(await productDetail(ctx, shopId, id));
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);

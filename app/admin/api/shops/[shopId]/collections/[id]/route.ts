@@ -2,6 +2,7 @@ import { deleteCollection, getCollection, updateCollection } from '@/lib/collect
 import { readJsonBody } from '@/lib/http/body';
 import { AppError } from '@/lib/http/errors';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,3 +25,6 @@ export const DELETE = shopRoute<{ shopId: string; id: string }>(async (_req, { c
   await deleteCollection(ctx, shopId, collectionId(params.id));
   return Response.json({ status: 'success' });
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PATCH } = otherMethods(['GET', 'PUT', 'DELETE']);

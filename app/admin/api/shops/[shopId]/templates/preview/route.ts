@@ -2,6 +2,7 @@ import { readJsonBody } from '@/lib/http/body';
 import { shopSettings } from '@/lib/shops/shop-settings';
 import { previewTemplate } from '@/lib/storefront/shop-templates';
 import { shopRoute } from '@/lib/staff/shop-route';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,3 +11,6 @@ export const POST = shopRoute(async (req, { ctx, shopId }) => {
   const { name } = await shopSettings(ctx, shopId);
   return Response.json(previewTemplate(name, (await readJsonBody(req, 8 * 1024 * 1024)).json));
 });
+
+// Any other method: 405 with the error body.
+export const { GET, PUT, PATCH, DELETE } = otherMethods(['POST']);

@@ -1,6 +1,7 @@
 import { importBody } from '@/lib/imports/import-details';
 import { shopRoute } from '@/lib/staff/shop-route';
 import { importIdOf } from '../import-id';
+import { otherMethods } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,3 +13,6 @@ export const GET = shopRoute<{ shopId: string; importId: string }>(async (_req, 
     headers: { 'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="import-${id}.json"` },
   });
 });
+
+// Any other method: 405 with the error body.
+export const { POST, PUT, PATCH, DELETE } = otherMethods(['GET']);
