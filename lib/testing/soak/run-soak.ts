@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { mulberry32 } from '@/lib/bench/random';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations, type SyntheticItem } from '@/lib/bench/synthetic-catalog';
 import { createCollection } from '@/lib/collections/manage-collections';
 import type { AppContext } from '@/lib/runtime/context';
@@ -44,17 +45,6 @@ export type SoakReport = {
 };
 
 type Kind = 'listing' | 'collection' | 'put' | 'patch' | 'delete' | 'categories' | 'callback' | 'burst';
-
-function mulberry(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : 0);
 
@@ -138,7 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const noisy = { ...(await createTestShop(ctx, { name: 'Soak noisy' })), products: 0, collectionId: 0, sentinel: 0 };
   const started = Date.now();
   const until = started + seconds * 1000;
-  const random = mulberry(40);
+  const random = mulberry32(40);
   const latencies: { at: number; ms: number }[] = [];
   const writesAt: number[] = [];
   let readsSkipped = 0;
@@ -175,7 +165,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   })();
   const writer = async (shop: SoakShop, seed: number) => {
-    const rnd = mulberry(seed);
+    const rnd = mulberry32(seed);
     const ids = () => Array.from({ length: 20 }, () => `p${Math.floor(rnd() * shop.products)}`);
     while (Date.now() < until) {
       // About 20 writes a minute a shop (30 at most), under the 40 the rate limit allows.
