@@ -30,7 +30,12 @@ test('admin pages run under their nonce CSP with no violation', async ({ page })
   expect(login!.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
   await logIn(page);
   await page.getByRole('link', { name: /E2E Outfitters/ }).click();
+  await expect(page.getByRole('heading', { name: 'E2E Outfitters: overview' })).toBeVisible();
+  // The pages with the most client code: the imports history and the listing preview.
+  await page.getByRole('link', { name: 'Imports', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'E2E Outfitters: imports' })).toBeVisible();
+  await page.getByRole('link', { name: 'Listing preview', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'E2E Outfitters: listing preview' })).toBeVisible();
   expect(violations).toEqual([]);
 });
 

@@ -114,7 +114,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       await send('categories', shop, 'import/locations', 'POST', { locations });
       for (let from = 0; from < shop.products; from += 5000) {
         const items = Array.from({ length: Math.min(5000, shop.products - from) }, (_, k) => syntheticItem(from + k, leaves, locations));
-        if (from === 0) items.push({ ...syntheticItem(0, leaves, locations), id: 'sentinel', group_id: 'sentinel', price: shop.sentinel, locations: [] });
+        if (from === 0) items.push({ ...syntheticItem(0, leaves, locations), id: 'sentinel', group_id: 'sentinel', price: shop.sentinel, available: true, locations: [] });
         await send('put', shop, 'import/products', 'PUT', { items });
       }
     }),
@@ -179,7 +179,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           const item = syntheticItem(Math.floor(rnd() * shop.products), leaves, locations);
           return { ...item, price: Math.round(item.price * (0.8 + rnd() * 0.4) * 100) / 100 };
         });
-        changed.push({ ...syntheticItem(0, leaves, locations), id: 'sentinel', group_id: 'sentinel', price: shop.sentinel, locations: [] });
+        changed.push({ ...syntheticItem(0, leaves, locations), id: 'sentinel', group_id: 'sentinel', price: shop.sentinel, available: true, locations: [] });
         await send('put', shop, 'import/products', 'PUT', { items: changed });
       } else if (roll < 0.55) {
         // Stock sync: every product but a few in stock, the sentinel always.
