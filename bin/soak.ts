@@ -13,7 +13,7 @@ import { boot } from '@/lib/runtime/boot';
 import { ensureBuild } from '@/lib/runtime/build';
 import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
-import { formatSoakReport, runSoak } from '@/lib/testing/soak/run-soak';
+import { formatSoakReport, runSoak, SOAK_SERVER_ENV } from '@/lib/testing/soak/run-soak';
 import { startServer } from '@/lib/testing/server';
 
 const { values } = parseArgs({
@@ -31,7 +31,7 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '..');
   ensureBuild(root, log);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-soak-'));
-  const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+  const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir, ...SOAK_SERVER_ENV });
   // This process joins the server's cluster to make the shops, as the CLI would.
   const runtime = await boot({ maintenance: false, shortLived: true, settings: { ...readSettings(), databaseUrl: undefined, dataDir } });
   try {

@@ -6,7 +6,7 @@ import { alive, readPostmaster } from '@/db/embedded';
 import { boot, type Runtime } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';
 import { startServer, type TestServer } from '../server';
-import { formatSoakReport, runSoak } from './run-soak';
+import { formatSoakReport, runSoak, SOAK_SERVER_ENV } from './run-soak';
 
 let dataDir: string | undefined;
 let server: TestServer | undefined;
@@ -26,7 +26,7 @@ afterAll(async () => {
 // embedded PostgreSQL as `npm start` runs it, with smaller shops so loading them takes seconds.
 it('serves 200 storefront reads a second for a minute while 20 shops import, every accepted import applied once and in order', async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vitrine-soak-'));
-  server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+  server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir, ...SOAK_SERVER_ENV });
   runtime = await boot({ maintenance: false, shortLived: true, settings: { ...readSettings(), databaseUrl: undefined, dataDir } });
   const report = await runSoak({ url: server.url, serverPid: server.process.pid!, ctx: runtime.ctx, shops: 20, minProducts: 1000, maxProducts: 4000, seconds: 60, readRate: 200, settleSeconds: 60 });
   const text = formatSoakReport(report);
