@@ -41,9 +41,10 @@ function cacheFiles(): { file: string; size: number; mtime: number }[] {
   return ['originals', 'resized'].flatMap((sub) => {
     const dir = path.join(cacheDir, sub);
     if (!fs.existsSync(dir)) return [];
-    return fs.readdirSync(dir).map((name) => {
-      const stat = fs.statSync(path.join(dir, name));
-      return { file: path.join(sub, name), size: stat.size, mtime: stat.mtimeMs };
+    return fs.readdirSync(dir).flatMap((name) => {
+      // A file the server's trim removes between the listing and its stat is gone already.
+      const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+      return stat ? [{ file: path.join(sub, name), size: stat.size, mtime: stat.mtimeMs }] : [];
     });
   });
 }
