@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -52,9 +53,26 @@ describe('POST /subscriptions/callback', () => {
     // 100 KiB of a field the callback does not read (64 KiB was the limit before session 36).
     const padded = await callback({ ...shop, email: 'pad@example.com', event: 'unsubscribed', note: 'x'.repeat(100 * 1024) });
     expect(padded.status).toBe(200);
-    const over = await callback(`{"shop_id":"${shop.shop_id}","pad":"${'x'.repeat(36_700_160)}"}`);
+    // Declared larger than the limit: the answer comes before the rest is sent (and the server
+    // closes the connection, so a client still writing would only see EPIPE).
+    const over = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${fixture.server.url}/subscriptions/callback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(36_700_161) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode!, body: text });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write(`{"shop_id":"${shop.shop_id}","pad":"`);
+    });
     expect(over.status).toBe(413);
-    expect(over.body.payload.message).toMatch(/exceeds the limit of 36700160 bytes/);
+    expect(JSON.parse(over.body).payload.message).toMatch(/exceeds the limit of 36700160 bytes/);
   });
 
   it('answers 400 "Invalid secret key" for a wrong secret or an unknown shop, and flags nothing', async () => {
