@@ -138,7 +138,8 @@ export function bodyBytes(value: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
       case 'raw-nul':
         return Buffer.concat([Buffer.from(text.slice(0, cut)), Buffer.from([0]), Buffer.from(text.slice(cut))]);
       case 'not-json':
-        return Buffer.from(`shop_id=1&items=${encodeURIComponent(text.slice(0, 50))}`);
+        // Through bytes: a cut through a surrogate pair is no string encodeURIComponent takes.
+        return Buffer.from(`shop_id=1&items=${encodeURIComponent(Buffer.from(text.slice(0, 50)).toString())}`);
       default:
         return Buffer.from(text);
     }
