@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
-import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePaths } from '@/lib/images/image-urls';
 import type { AppContext } from '@/lib/runtime/context';
 import { storedOffers } from './stored-offers';
 
@@ -111,7 +111,7 @@ export async function productDetail(ctx: Pick<AppContext, 'sql' | 'sealKey'>, sh
       discount_percent: discount,
       stock_quantity: stock,
     })),
-    images: row.picture ? IMAGE_SIZES.map((size) => ({ size, url: resizedImagePath(imageSigningKey(ctx.sealKey), size, { shopId, url: row.picture, expires: linkExpiry(Date.now()) }) })) : [],
+    images: row.picture ? imagesOf(ctx.sealKey, shopId, row.picture) : [],
     written_by_import: writer?.id ?? null,
   };
 }
@@ -127,4 +127,9 @@ export async function paramUnits(ctx: Pick<AppContext, 'sql'>, shopId: string): 
       cross join lateral jsonb_array_elements(case when jsonb_typeof(s.data::jsonb->'params') = 'array' then s.data::jsonb->'params' else '[]'::jsonb end) as p(param)
      where coalesce(p.param->>'unit', '') <> ''`;
   return Object.fromEntries(rows.map((r) => [r.name, r.unit]));
+}
+
+function imagesOf(sealKey: Buffer, shopId: string, picture: string) {
+  const paths = resizedImagePaths(imageSigningKey(sealKey), { shopId, url: picture, expires: linkExpiry(Date.now()) });
+  return IMAGE_SIZES.map((size) => ({ size, url: paths[size] }));
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@/lib/http/errors';
 import { idOf } from '@/lib/listing/build-index';
+import { categoryLinks } from '@/lib/listing/category-links';
 import { withReadSlot } from '@/lib/listing/in-flight';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import { storedProducts } from '@/lib/listing/stored-products';
@@ -8,7 +9,6 @@ import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_COLLECTION_TEMPLATE, renderTemplateOr } from '@/lib/storefront/templates';
-import { handleOf, withTracking } from '@/lib/storefront/tracking';
 import { getCollection } from './manage-collections';
 import { selectCollection } from './select-products';
 
@@ -42,10 +42,7 @@ async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Pr
     origin: ctx.settings.publicUrl ?? request.origin,
     tracking,
     categories: index.categories,
-    categoryLink: (node) => {
-      const url = node.url ? withTracking(node.url, tracking) : '';
-      return { url, url_handle: url ? handleOf(url) : '' };
-    },
+    categoryLink: categoryLinks(index, tracking),
     maxSalesRate: index.maxSalesRate,
   };
   const products = picks.flatMap((pick, i) => {

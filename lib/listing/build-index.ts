@@ -117,6 +117,9 @@ export type ShopIndex = {
   // What the next build replays the documents of unchanged products from (null when some row held
   // no dictionary numbers: the next build reads everything).
   replay: ReplaySource | null;
+  // A rebuild's: the ids whose rows it read again (changed since the index it replayed); what was
+  // kept for the others' rows still holds (index-store.ts carries it). Null for other builds.
+  reread: ReadonlySet<string> | null;
   // Filled on first use and kept with this version.
   cache: Map<string, unknown>;
 };
@@ -364,9 +367,8 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows, dictionary.map((row) => row.token));
-    if (previous) {
-      await builder.replay(previous, previous.replay!, new Set(changed.map((row) => row.id)), new Map(stock.map((row) => [row.id, row.available])));
-    }
+    const reread = previous ? new Set(changed.map((row) => row.id)) : null;
+    if (previous) await builder.replay(previous, previous.replay!, reread!, new Map(stock.map((row) => [row.id, row.available])));
     // A full build takes every product to be as most are and lists the others: joining the
     // states kept the first row back while PostgreSQL hashed all of them (~1 s of a
     // 1,000,000-product build), and the join took ~1.5 s of its time. (Every product has a state:
@@ -387,6 +389,7 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     reader.finish();
     const productsRead = performance.now();
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
+    index.reread = reread;
     index.buildMs = performance.now() - started;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
@@ -1230,6 +1233,7 @@ export class IndexBuilder {
       knownLocations: this.knownLocations,
       categories: this.categories,
       replay,
+      reread: null,
       cache: new Map(),
     };
   }

@@ -8,6 +8,7 @@ import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build
 import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
+import { storedProducts } from './stored-products';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -191,4 +192,18 @@ it('answers queries for locations alone with the new stock after a patch, and pr
   );
   expect((patched.cache.get('location-base:true') as { size: number }).size).toBe(9);
   expect(inStore(patched)).toEqual({ total: 18, page: ['p8', 'p7', 'p6'], prices: [108, 107, 106], max: 108 });
+});
+
+it('carries the stored rows of products a rebuild did not read again, and reads the changed ones anew', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(30);
+  const first = await indexFor(sql, shopId);
+  const before = await storedProducts(sql, first, ['p1', 'p2']);
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', [{ ...item('p1', 2), name: 'p1 renamed' }]));
+  const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(next.buildSteps).toMatch(/^1 changed products read/); // a rebuild, not a full build
+  const after = await storedProducts(sql, next, ['p1', 'p2']);
+  expect(after.get('p1')!.data.name).toBe('p1 renamed');
+  expect(after.get('p2')).toBe(before.get('p2')); // the same object: kept, not read again
+  expect(next.reread).toBeNull(); // let go once carried
 });

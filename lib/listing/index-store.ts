@@ -4,6 +4,7 @@ import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
 import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './build-index';
+import { carryStoredProducts } from './stored-products';
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
@@ -139,6 +140,7 @@ function startRefresh(shopId: string, entry: Entry): void {
     // Availability alone: patched; products changed: rebuilt from the previous index and the
     // changed rows; trees changed (or most products): built from scratch.
     const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId));
+    if (previous) carryCache(previous, next);
     await warm(next);
     return next;
   })();
@@ -197,6 +199,17 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
     const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
     return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
+}
+
+/**
+ * What a rebuild keeps of its previous index's cache: the category links (its tree is the same)
+ * and the stored rows of the products it did not read again.
+ */
+function carryCache(previous: ShopIndex, next: ShopIndex): void {
+  if (!next.reread) return;
+  for (const [key, value] of previous.cache) if (key.startsWith('links:') && !next.cache.has(key)) next.cache.set(key, value);
+  carryStoredProducts(previous, next, next.reread);
+  next.reread = null;
 }
 
 /** What the first queries of a new index would otherwise pay for: the default order and counts. */

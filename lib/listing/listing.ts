@@ -5,11 +5,12 @@ import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
-import { handleOf, withTracking } from '@/lib/storefront/tracking';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type CategoryNode, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type ShopIndex } from './build-index';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
+import { categoryLinks } from './category-links';
 import { withReadSlot } from './in-flight';
+import { objectJson, plainKeys } from './object-json';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
 import { storedProducts } from './stored-products';
@@ -72,28 +73,46 @@ function numericRange(index: ShopIndex, result: EngineResult, dim: number): { mi
   return { min: index.valueNumber[order[low]], max: index.valueNumber[order[high]] };
 }
 
-function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']) {
-  const entries = [];
+/**
+ * The answer's `filters` as JSON: each param with values counted in the result, in the order
+ * asked for. Written as text (a values object per param, made and stringified, was a third of
+ * shaping an answer), exactly as JSON.stringify writes the objects it stands for: keys that are
+ * array indexes ("42") come first in ascending order, a repeated key keeps its first place and its
+ * last value (objectJson).
+ */
+function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']): string {
+  const entries: { name: string; count: number; priority: number; dim: number; range: { min: number; max: number } | null }[] = [];
   for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
     const dimension = index.dims[dim];
     const range = dimension.numeric ? numericRange(index, result, dim) : null;
     if (dimension.numeric ? range === null : facets[dim].length === 0) continue;
-    const filter: { count: number; priority: number; values: Record<string, number>; ranges?: { min: number; max: number } } = {
-      count: result.present[dim],
-      priority: dimension.priority,
-      values: {},
-    };
-    if (range) filter.ranges = range;
-    else for (const facet of facets[dim]) filter.values[facet.label] = facet.count;
-    entries.push({ name: dimension.key, filter });
+    entries.push({ name: dimension.key, count: result.present[dim], priority: dimension.priority, dim, range });
   }
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   entries.sort((a, b) => {
     if (order === 'name') return byName(a, b);
-    if (order === 'quantity') return b.filter.count - a.filter.count || byName(a, b);
-    return b.filter.priority - a.filter.priority || b.filter.count - a.filter.count || byName(a, b);
+    if (order === 'quantity') return b.count - a.count || byName(a, b);
+    return b.priority - a.priority || b.count - a.count || byName(a, b);
   });
-  return Object.fromEntries(entries.map((entry) => [entry.name, entry.filter]));
+  return objectJson(
+    entries.map((entry) => entry.name),
+    entries.map(({ count, priority, dim, range }) => {
+      const head = `{"count":${JSON.stringify(count)},"priority":${JSON.stringify(priority)},"values":`;
+      return range ? `${head}{},"ranges":${JSON.stringify(range)}}` : `${head}${valuesJson(index, dim, facets[dim])}}`;
+    }),
+  );
+}
+
+/** `{label: count, …}` for a dimension's counted values, in their order. */
+function valuesJson(index: ShopIndex, dim: number, facets: Facet[]): string {
+  const labels = kept(index, 'label-json', (): (string | undefined)[] => []);
+  const plain = kept(index, 'plain-label-dims', (): (boolean | undefined)[] => []);
+  // Most dimensions' labels are all distinct and none is an array index: written in order.
+  plain[dim] ??= plainKeys(Array.from({ length: index.dimValues[dim + 1] - index.dimValues[dim] }, (_, i) => index.valueLabel[index.dimValues[dim] + i]));
+  if (!plain[dim]) return objectJson(facets.map((facet) => facet.label), facets.map((facet) => String(facet.count)));
+  let out = '{';
+  for (let i = 0; i < facets.length; i++) out += `${i === 0 ? '' : ','}${(labels[facets[i].value] ??= `${JSON.stringify(facets[i].label)}:`)}${facets[i].count}`;
+  return `${out}}`;
 }
 
 async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; location: string }[]): Promise<Map<string, number | null>> {
@@ -109,24 +128,7 @@ async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; 
   return stock;
 }
 
-/** Category links with `recommended_by=listing`, made once per index version. */
-function listingCategoryLink(index: ShopIndex) {
-  let links = index.cache.get('links:listing') as Map<string, { url: string; url_handle: string }> | undefined;
-  if (!links) {
-    links = new Map();
-    index.cache.set('links:listing', links);
-  }
-  const known = links;
-  return (node: CategoryNode) => {
-    let link = known.get(node.id);
-    if (!link) {
-      const url = node.url ? withTracking(node.url, { recommended_by: 'listing' }) : '';
-      link = { url, url_handle: url ? handleOf(url) : '' };
-      known.set(node.id, link);
-    }
-    return link;
-  };
-}
+const LISTING_TRACKING = { recommended_by: 'listing' };
 
 export type ListingRequest = { params: Map<string, string>; headers?: Headers; origin: string };
 
@@ -152,9 +154,9 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
     sealKey: ctx.sealKey,
     shopId: shop.id,
     origin: ctx.settings.publicUrl ?? request.origin,
-    tracking: { recommended_by: 'listing' },
+    tracking: LISTING_TRACKING,
     categories: index.categories,
-    categoryLink: listingCategoryLink(index),
+    categoryLink: categoryLinks(index, LISTING_TRACKING),
     maxSalesRate: index.maxSalesRate,
   };
   const cards = pageIds.flatMap((id, i) => {

@@ -45,6 +45,19 @@ class KeptProducts {
   }
 }
 
+/**
+ * A rebuild's index takes the rows kept for its previous one, but those it read again (`reread`):
+ * a shop importing every few seconds would otherwise read and parse its pages' products anew
+ * after each import.
+ */
+export function carryStoredProducts(previous: ShopIndex, next: ShopIndex, reread: ReadonlySet<string>): void {
+  const kept = previous.cache.get('stored-products') as KeptProducts | undefined;
+  if (!kept || next.cache.has('stored-products')) return;
+  const carried = new KeptProducts();
+  for (const [id, { product, bytes }] of kept.rows) if (!reread.has(id)) carried.add(product, bytes);
+  next.cache.set('stored-products', carried);
+}
+
 /** The products of `ids` that exist, by id (a product missing was removed since this index version). */
 export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]): Promise<Map<string, StoredProduct>> {
   let kept = index.cache.get('stored-products') as KeptProducts | undefined;

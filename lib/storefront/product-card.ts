@@ -1,4 +1,4 @@
-import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePaths } from '@/lib/images/image-urls';
 import type { CategoryNode } from '@/lib/catalog/tree';
 import type { PriceFormat } from './prices';
 import { handleOf, withTracking } from './tracking';
@@ -25,32 +25,31 @@ export type Shown = { price: number; oldprice: number | null; discount: number; 
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
-// Signing costs an HMAC per size; the same pictures come back page after page.
-const signedLinks = new Map<string, Record<string, string>>();
-
+/** The picture's resized links, every size, and the original. */
 export function imageLinks(ctx: CardContext, picture: string): Record<string, string> {
-  const expires = linkExpiry(Date.now());
-  const cacheKey = `${ctx.origin}\u0000${ctx.shopId}\u0000${expires}\u0000${picture}`;
-  const known = signedLinks.get(cacheKey);
-  if (known) return { ...known };
+  const paths = resizedImagePaths(imageSigningKey(ctx.sealKey), { shopId: ctx.shopId, url: picture, expires: linkExpiry(Date.now()) });
   const links: Record<string, string> = {};
-  const key = imageSigningKey(ctx.sealKey);
-  for (const size of IMAGE_SIZES) links[String(size)] = `${ctx.origin}${resizedImagePath(key, size, { shopId: ctx.shopId, url: picture, expires })}`;
+  for (const size of IMAGE_SIZES) links[size] = `${ctx.origin}${paths[size]}`;
   links.original = picture;
-  signedLinks.set(cacheKey, links);
-  if (signedLinks.size > 5_000) signedLinks.delete(signedLinks.keys().next().value!);
-  return { ...links };
+  return links;
 }
 
+type CategoryDetail = { id: string; parent_id?: string; url: string; name: string; level: string; name_with_parent: string; url_handle: string };
+
+// A category's detail, kept by its link (one object per category, index version and tracking:
+// category-links.ts): a page of cards repeats the same few categories. Never changed once made.
+const details = new WeakMap<object, CategoryDetail>();
+
 /** The product's categories with their place in the tree (unknown ids are left out). */
-export function categoryDetails(ctx: CardContext, ids: string[]) {
+export function categoryDetails(ctx: CardContext, ids: string[]): CategoryDetail[] {
   return ids.flatMap((id) => {
     const node = ctx.categories.get(id);
     if (!node) return [];
-    const parent = node.parent !== null ? ctx.categories.get(node.parent) : undefined;
     const link = ctx.categoryLink(node);
-    return [
-      {
+    let detail = details.get(link);
+    if (!detail) {
+      const parent = node.parent !== null ? ctx.categories.get(node.parent) : undefined;
+      detail = {
         id: node.id,
         ...(parent ? { parent_id: parent.id } : {}),
         url: link.url,
@@ -58,8 +57,10 @@ export function categoryDetails(ctx: CardContext, ids: string[]) {
         level: String(node.path.length),
         name_with_parent: parent ? `${parent.name} > ${node.name}` : node.name,
         url_handle: link.url_handle,
-      },
-    ];
+      };
+      details.set(link, detail);
+    }
+    return [detail];
   });
 }
 
