@@ -202,3 +202,23 @@ it('refuses . and .. segments with 400, and serves a path with empty segments wi
   expect(page.status).toBe(308);
   expect(page.headers).toMatch(/^location: \/admin$/im);
 });
+
+it('answers a shop id PostgreSQL cannot look up with the error body on every admin shop route, and other methods on the root with 405', async () => {
+  // GET /admin/api/shops/%00/settings reached PostgreSQL with the NUL: a 500 (the full fuzz run).
+  const fresh = await signIn();
+  for (const route of routePaths().filter((r) => r.includes('[shopId]'))) {
+    for (const method of METHODS) {
+      for (const shop of ['%00', 'a%00b']) {
+        const target = sample(route).replace(shopId, shop);
+        const response = await fetch(fixture.server.url + target, { method, headers: { cookie: fresh, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+        const context = `${method} ${target}`;
+        await expectErrorBody(response, response.status === 405 ? 405 : 404, context);
+      }
+    }
+  }
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    const response = await fetch(`${fixture.server.url}/`, { method, redirect: 'manual' });
+    expect(await expectErrorBody(response, 405, method)).toBe('The root takes GET (it leads to /admin)');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  }
+});

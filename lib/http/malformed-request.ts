@@ -7,6 +7,8 @@ export type Refusal = { status: number; message: string; headers?: Record<string
 /** The methods some route of the service takes (OPTIONS and HEAD are answered by the framework). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+const PAGE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** No route's path comes near this; longer ones are refused before any routing (414). */
 export const MAX_PATH_BYTES = 2048;
 
@@ -44,6 +46,8 @@ export function refuseMalformedRequest(method: string | undefined, url: string |
   // The framework would answer a 308 to the resolved path, repeating the whole query twice (in
   // Location and Refresh): past the client's header limit for a long one. No path of ours has one.
   if (DOT_SEGMENT.test(path)) return { status: 400, message: 'Path must not contain . or .. segments' };
+  // The root is a page that leads to the admin app: the framework answers other methods with an empty 405.
+  if (/^\/+$/.test(path) && !PAGE_METHODS.has(method)) return { status: 405, message: 'The root takes GET (it leads to /admin)', headers: { Allow: 'GET, HEAD' } };
   // HTTP/1.0 has no Host (the framework then takes the server's own); HTTP/1.1 requires it.
   if (!host && httpVersion !== '1.0') return { status: 400, message: 'Host header is required' };
   return undefined;

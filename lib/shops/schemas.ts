@@ -19,3 +19,8 @@ export const ShopCredentials = z.object({
   shop_id: z.string({ error: 'shop_id is required' }).min(1, 'shop_id is required'),
   shop_secret: z.string({ error: 'shop_secret is required' }).min(1, 'shop_secret is required'),
 });
+
+/** A shop id PostgreSQL can look up (no NUL, not absurdly long); any other names no shop. */
+export function plausibleShopId(shopId: string): boolean {
+  return shopId.length > 0 && shopId.length <= 255 && !shopId.includes('\0') && shopId.isWellFormed();
+}
