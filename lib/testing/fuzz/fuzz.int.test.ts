@@ -5,9 +5,9 @@ import { formatReport, FUZZ_TARGETS, runFuzz } from './run-fuzz';
 
 const fixture = serverWithDatabase(FUZZ_SERVER_ENV);
 
-// The short, seeded run of `npm run fuzz` (the full one is in docs/reliability.md): ~2,000
-// requests over every public endpoint and admin API route, the same ones every run.
-it('answers ~2,000 generated and spoiled requests without a 5xx, every 4xx with the error body, and serves on', async () => {
+// The short, seeded run of `npm run fuzz` (the full one is in docs/reliability.md): ~2,400
+// requests over every route of the app, the same ones every run.
+it('answers ~2,400 generated and spoiled requests without a 5xx, every 4xx with the error body, and serves on', async () => {
   const context = await prepareFuzz(fixture.server.url, fixture.database.ctx);
   onTestFinished(() => context.close());
   const report = await runFuzz({ url: fixture.server.url, serverPid: fixture.server.process.pid!, context, seed: 40, perPublic: 180, perAdmin: 55, concurrency: 6 });
