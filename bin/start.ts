@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
-import { clientErrorAnswer, refuseMalformedRequest, sendRefusal } from '@/lib/http/malformed-request';
+import { answerClientError, clientErrorAnswer, refuseMalformedRequest, sendRefusal, trackAnswer, withoutEmptySegments } from '@/lib/http/malformed-request';
 import { adminPage, adminPagePolicy, pageNonce, refuseCrossSite } from '@/lib/http/admin-requests';
 import { startScanThread } from '@/lib/http/scan-thread';
 import { ensureBuild } from '@/lib/runtime/build';
@@ -57,9 +57,14 @@ async function main() {
   registerServingGauges(runtime.ctx);
   // Host is checked with the other malformed requests, so its absence gets the error body too.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
+    trackAnswer(req, res);
+    const sentPath = (req.url ?? '').split('?')[0];
+    const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, sentPath, req.headers, settings.publicUrl);
     if (refusal) return sendRefusal(res, refusal);
+    // `/products/` is `/products` (admin pages keep the framework's redirect: see withoutEmptySegments).
+    const served = adminPage(sentPath) ? undefined : withoutEmptySegments(req.url!);
+    if (served !== undefined) req.url = served;
+    const path = (req.url ?? '').split('?')[0];
     // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
     if (path === '/metrics') {
       void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
@@ -95,11 +100,9 @@ async function main() {
     });
   });
   // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
-  // error body too, rather than a bare status line or a dropped connection.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-    socket.end(clientErrorAnswer(error));
-  });
+  // error body too, rather than a bare status line or a dropped connection; after the answers
+  // of the requests before it on the connection.
+  server.on('clientError', answerClientError);
   server.on('connect', (_req, socket) => socket.end(clientErrorAnswer(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }))));
   server.listen(settings.port, settings.host, () => {
     const address = server.address();

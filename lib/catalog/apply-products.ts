@@ -1,5 +1,5 @@
 import type { TransactionSql } from 'postgres';
-import { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { ImportOutcome, rejectedIdOf } from '@/lib/catalog/import-outcome';
 import { Phases } from '@/lib/runtime/phases';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type CopyValue } from './copy-rows';
@@ -219,7 +219,8 @@ function* sortedRows(items: SentItems, plan: Plan, outcome: ImportOutcome, sorte
     const item = plan.batch.entry(position) ?? plan.batch.prepareFrom(items, position);
     if (!item.ok) {
       outcome.reject(item.problem);
-      if (item.problem.item_id !== undefined) sorted.rejectedIds.push(item.problem.item_id.trim());
+      const rejectedId = rejectedIdOf(item.problem);
+      if (rejectedId !== undefined) sorted.rejectedIds.push(rejectedId);
       continue;
     }
     if (sorted.ids.has(item.id)) outcome.warn({ item_id: item.id, position, message: `id ${item.id} appears more than once; the last one is used` });
@@ -476,7 +477,8 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   const rejectedIds: string[] = [];
   const ids = entries.read((problem) => {
     outcome.reject(problem);
-    if (problem.item_id !== undefined) rejectedIds.push(problem.item_id.trim());
+    const rejectedId = rejectedIdOf(problem);
+    if (rejectedId !== undefined) rejectedIds.push(rejectedId);
   });
   outcome.applied = ids.distinct;
   phases.mark('check ids');

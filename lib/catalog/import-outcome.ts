@@ -38,6 +38,15 @@ function storableProblem(problem: ImportProblem): ImportProblem {
   };
 }
 
+/**
+ * The id a rejected entry names, trimmed, when a stored product could have it: it is listed so
+ * its product keeps its availability. One with a NUL names none (PostgreSQL text holds no NUL),
+ * and would fail the statement it is sent in.
+ */
+export function rejectedIdOf(problem: ImportProblem): string | undefined {
+  return problem.item_id === undefined || problem.item_id.includes('\0') ? undefined : problem.item_id.trim();
+}
+
 /** The id an entry names, for its error: none for a number that lost digits (keepsItsDigits), which would name another id. */
 export function itemIdOf(item: unknown): string | undefined {
   const id = item && typeof item === 'object' && 'id' in item ? (item as { id: unknown }).id : item;

@@ -289,6 +289,26 @@ describe('readItem', () => {
   });
 });
 
+describe('a NUL in an id an item names (PostgreSQL text holds none)', () => {
+  it('is refused alike by every reader: the byte reader and the plain checks leave it to zod, whose reason names the field', () => {
+    const base = { id: 'a', name: 'n', url: 'u', picture: 'p', price: 1, categories: ['1'], locations: [{ location: 's', price: 2 }] };
+    for (const [item, message] of [
+      [{ ...base, id: 'a\0b' }, 'id must not contain NUL characters'],
+      [{ ...base, id: '\0' }, 'id must not contain NUL characters'],
+      [{ ...base, categories: ['1', '2\0'] }, 'categories must not contain NUL characters'],
+      [{ ...base, locations: [{ location: 's\0', price: 2 }] }, 'locations[0].location must not contain NUL characters'],
+    ] as const) {
+      const text = JSON.stringify(item);
+      expect(read(text), text).toBeUndefined();
+      expect(checkItem(JSON.parse(text)), text).toBeUndefined();
+      expect(parsed(text), text).toEqual({ problem: { item_id: item.id, position: 0, message } });
+      const sent = new PreparedBatch(64);
+      const { body, start, end } = bodyOf(text);
+      expect(sent.prepareSent(0, body, start, end), text).toMatchObject({ ok: false, problem: { item_id: item.id, position: 0, message } });
+    }
+  });
+});
+
 describe('PreparedBatch.prepareSent', () => {
   it('holds what prepare holds, for items read from bytes and items it declines alike', () => {
     const texts = [

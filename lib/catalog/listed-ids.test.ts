@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ImportProblem } from '@/db/schema';
 import { scanJson } from '@/lib/http/json-scan';
+import { rejectedIdOf } from './import-outcome';
 import { bodyIds, listedIds, type ListedIds } from './listed-ids';
 
 function read(listed: ListedIds): { lines: string[]; distinct: number; rejected: ImportProblem[] } {
@@ -51,13 +52,33 @@ describe('listed ids', () => {
       fc.integer({ min: -50, max: 50 }),
       fc.double({ noNaN: true, noDefaultInfinity: true }),
       fc.constantFrom(null, true, false, [], {}, { id: 'a' }),
+      fc.array(piece, { maxLength: 4 }).map((pieces) => ({ id: pieces.join('') })),
     );
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), (list) => {
-        expect(read(fromBody(list))).toEqual(read(listedIds(list)));
+        const fromBytes = read(fromBody(list));
+        expect(fromBytes).toEqual(read(listedIds(list)));
+        // What the applier sends PostgreSQL: kept ids and the ids of rejected entries, none with a NUL.
+        expect(fromBytes.lines.join('')).not.toContain('\0');
+        for (const problem of fromBytes.rejected) expect(rejectedIdOf(problem) ?? '').not.toContain('\0');
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('refuses an id with a NUL, as a string or in an object, naming it; the applier lists none of them', () => {
+    const list = ['a\0b', { id: 'c\0' }, '\0', ' d\0 ', 'ok'];
+    for (const listed of [listedIds(list), fromBody(list)]) {
+      const { lines, rejected } = read(listed);
+      expect(lines).toEqual(['ok']);
+      expect(rejected).toEqual([
+        { item_id: 'a\0b', position: 0, message: 'items[0] must be a product id: id must not contain NUL characters' },
+        { item_id: 'c\0', position: 1, message: 'items[1] must be a product id: id must be a string or a number' },
+        { item_id: '\0', position: 2, message: 'items[2] must be a product id: id must not contain NUL characters' },
+        { item_id: ' d\0 ', position: 3, message: 'items[3] must be a product id: id must not contain NUL characters' },
+      ]);
+      expect(rejected.map(rejectedIdOf)).toEqual([undefined, undefined, undefined, undefined]);
+    }
   });
 
   it('keeps many ids apart (the table grows past its first size)', () => {

@@ -165,3 +165,60 @@ it('answers methods no route takes, and requests the parser rejects, with the er
   expect((await fetch(`${fixture.server.url}/products?shop_id=${shopId}&did=d&sid=s`)).status).toBe(200);
   expect(fixture.server.output()).not.toMatch(/request failed|unexpected error/);
 });
+
+it('answers a request first, then the bytes after it it cannot parse (a GET body sent without Content-Length), each in order', async () => {
+  // Node's http.request sends a GET's or DELETE's body without Content-Length: the server reads
+  // it as the next request. The request's own answer used to be cut off by that one's error
+  // (the client met a reset, or the error in place of its answer).
+  const cookie = await signIn();
+  for (const [target, status] of [[`/admin/api/shops/${shopId}/collections`, 200], [`/products?shop_id=${shopId}&did=d&sid=s`, 200], ['/import/categories', 405]] as const) {
+    const { headers, body } = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\n\r\n{"name":"x","rules":{"groups":[{}]}}`);
+    expect(headers.split('\r\n')[0], target).toBe(`HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Method Not Allowed'}`);
+    const [, second] = body.split(/\r\n(?=HTTP\/1\.1 )/);
+    expect(second, target).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(second).toContain('Connection: close');
+    expect(JSON.parse(second.split('\r\n\r\n')[1])).toEqual({ status: 'error', payload: { message: 'Method is not supported' } });
+  }
+});
+
+it('refuses . and .. segments with 400, and serves a path with empty segments without a redirect (a long query made it unreadable)', async () => {
+  const long = `long=${'z'.repeat(6000)}`;
+  const cookie = await signIn();
+  for (const target of [`/images/140/%2e%2e?&${long}`, '/images/140/%2E', '/products/./x', '/./products', '/admin/api/shops/..', '/admin/%2e%2e/x']) {
+    const { status, headers, body } = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(status, target).toBe(400);
+    expect(headers.length, target).toBeLessThan(500);
+    expect(JSON.parse(body), target).toEqual({ status: 'error', payload: { message: 'Path must not contain . or .. segments' } });
+  }
+  // A segment of dots that is not a dot segment is an ordinary one.
+  expect((await rawRequest('GET /images/140/... HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(404);
+  for (const target of [`/products/?shop_id=${shopId}&did=d&sid=s&${long}`, `//products?shop_id=${shopId}&did=d&sid=s`, `/admin/api/shops/${shopId}//collections/`]) {
+    const { status, headers } = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    expect(status, target).toBe(200);
+    expect(headers, target).not.toMatch(/^location:/im);
+  }
+  // An admin page keeps the framework's redirect: a browser should show the page's own path.
+  const page = await rawRequest(`GET /admin/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  expect(page.status).toBe(308);
+  expect(page.headers).toMatch(/^location: \/admin$/im);
+});
+
+it('answers a shop id PostgreSQL cannot look up with the error body on every admin shop route, and other methods on the root with 405', async () => {
+  // GET /admin/api/shops/%00/settings reached PostgreSQL with the NUL: a 500 (the full fuzz run).
+  const fresh = await signIn();
+  for (const route of routePaths().filter((r) => r.includes('[shopId]'))) {
+    for (const method of METHODS) {
+      for (const shop of ['%00', 'a%00b']) {
+        const target = sample(route).replace(shopId, shop);
+        const response = await fetch(fixture.server.url + target, { method, headers: { cookie: fresh, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+        const context = `${method} ${target}`;
+        await expectErrorBody(response, response.status === 405 ? 405 : 404, context);
+      }
+    }
+  }
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    const response = await fetch(`${fixture.server.url}/`, { method, redirect: 'manual' });
+    expect(await expectErrorBody(response, 405, method)).toBe('The root takes GET (it leads to /admin)');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  }
+});

@@ -20,17 +20,7 @@ export const ShopCredentials = z.object({
   shop_secret: z.string({ error: 'shop_secret is required' }).min(1, 'shop_secret is required'),
 });
 
-const template = (field: string) =>
-  z
-    .string({ error: `${field} must be a string or null` })
-    .max(100_000, `${field} is too long (at most 100,000 characters)`)
-    .refine((source) => !source.includes('\0'), `${field} must not contain NUL characters`)
-    .nullable();
-
-// The admin app's listing settings of a shop (CONTRACT §4): templates null mean the built-in ones.
-export const ListingSettingsInput = z.object({
-  listing_extended_default: z.boolean({ error: 'listing_extended_default must be true or false' }),
-  listing_template: template('listing_template'),
-  collection_template: template('collection_template'),
-});
-export type ListingSettingsInput = z.input<typeof ListingSettingsInput>;
+/** A shop id PostgreSQL can look up (no NUL, not absurdly long); any other names no shop. */
+export function plausibleShopId(shopId: string): boolean {
+  return shopId.length > 0 && shopId.length <= 255 && !shopId.includes('\0') && shopId.isWellFormed();
+}

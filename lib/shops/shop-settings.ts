@@ -4,7 +4,7 @@ import { shops } from '@/db/schema';
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
 import type { AppContext } from '@/lib/runtime/context';
-import { CurrencyCode } from './schemas';
+import { CurrencyCode, plausibleShopId } from './schemas';
 
 export type ShopSettings = { shop_id: string; name: string; currency: string; listing_extended_default: boolean; created_at: string };
 
@@ -16,6 +16,7 @@ export const ShopSettingsInput = z.object({
 });
 
 export async function shopSettings(ctx: Pick<AppContext, 'db'>, shopId: string): Promise<ShopSettings> {
+  if (!plausibleShopId(shopId)) throw new AppError('NOT_FOUND', `Shop ${shopId} not found`);
   const [row] = await ctx.db
     .select({ shop_id: shops.id, name: shops.name, currency: shops.currency, listing_extended_default: shops.listingExtendedDefault, created_at: shops.createdAt })
     .from(shops)
@@ -26,6 +27,7 @@ export async function shopSettings(ctx: Pick<AppContext, 'db'>, shopId: string):
 
 /** Renames the shop, changes its currency and whether an absent `extended` means full products. */
 export async function updateShopSettings(ctx: Pick<AppContext, 'db'>, shopId: string, input: unknown): Promise<ShopSettings> {
+  if (!plausibleShopId(shopId)) throw new AppError('NOT_FOUND', `Shop ${shopId} not found`);
   const parsed = ShopSettingsInput.safeParse(input);
   if (!parsed.success) throw new AppError('VALIDATION', describeZodError(parsed.error).replace(/^currency: must be/, 'currency must be'));
   const { name, currency, listing_extended_default } = parsed.data;

@@ -44,10 +44,7 @@ export async function loadStaffUser(ctx: Ctx, userId: number): Promise<StaffUser
   return { id: user.id, email: user.email, isAdmin: user.isAdmin, shopIds: memberships.map((m) => m.shopId) };
 }
 
-/** A shop id PostgreSQL can look up (no NUL, not absurdly long); any other names no shop. */
-export function plausibleShopId(shopId: string): boolean {
-  return shopId.length > 0 && shopId.length <= 255 && !shopId.includes('\0') && shopId.isWellFormed();
-}
+export { plausibleShopId } from '@/lib/shops/schemas';
 
 export function canSeeShop(user: StaffUser, shopId: string): boolean {
   return user.isAdmin || user.shopIds.includes(shopId);

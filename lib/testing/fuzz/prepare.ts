@@ -56,8 +56,9 @@ export type PreparedFuzz = FuzzContext & {
 };
 
 /**
- * Two shops with a catalog, a collection, a signed image link (to an origin of its own) and a
- * signed-in admin on a running server (started with FUZZ_SERVER_ENV).
+ * Two shops with a catalog, a collection, a signed image link (to an origin of its own), a
+ * signed-in admin, and a spare shop and staff account on a running server (started with
+ * FUZZ_SERVER_ENV).
  */
 export async function prepareFuzz(url: string, ctx: AppContext): Promise<PreparedFuzz> {
   const origin = await startImageOrigin();
@@ -69,14 +70,20 @@ export async function prepareFuzz(url: string, ctx: AppContext): Promise<Prepare
   const staff = await createTestStaff(ctx);
   const login = await fetch(`${url}/admin/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(staff) });
   const cookie = login.headers.get('set-cookie')!.split(';')[0];
-  return { shops, collectionId, imagePath, cookie, close: origin.close };
+  // What the routes that rotate a secret, change or remove an account may act on: not the fuzz's own.
+  const spareShopId = (await createTestShop(ctx)).shop_id;
+  const spare = await createTestStaff(ctx, { shops: [spareShopId] });
+  const [{ id: spareStaffId }] = await ctx.sql<{ id: number }[]>`select id from staff_users where email = ${spare.email}`;
+  return { shops, collectionId, imagePath, cookie, spareShopId, spareStaffId, close: origin.close };
 }
 
 /**
  * After the fuzz: each shop still takes a valid import, which is applied, and its listing answers
- * with it. Gives what failed, if anything.
+ * with it; and no import the fuzz sent failed as an internal error (an entry the checks let
+ * through to PostgreSQL, say: answered 204, it fails out of sight of the HTTP checks). Gives
+ * what failed, if anything.
  */
-export async function checkStillServing(url: string, fuzz: FuzzContext): Promise<string[]> {
+export async function checkStillServing(url: string, fuzz: FuzzContext, ctx: AppContext): Promise<string[]> {
   const failures: string[] = [];
   for (const shop of fuzz.shops) {
     const { response, importId } = await sendImport(url, 'PUT', 'products', shop, { items: [productItem('after-fuzz', { name: 'After the fuzz', price: 12_345 })] });
@@ -97,5 +104,11 @@ export async function checkStillServing(url: string, fuzz: FuzzContext): Promise
     }
     if (!listed) failures.push(`shop ${shop.shop_id}: the listing answered ${last} without the product just imported`);
   }
+  // A shop's imports are applied in order: the last one done, every one before it is settled.
+  const failedInside = await ctx.sql<{ id: number; shop_id: string; operation: string; message: string }[]>`
+    select id, shop_id, operation, message from imports
+     where shop_id = any(${fuzz.shops.map((shop) => shop.shop_id)}) and message like 'Import could not be applied%'
+     order by id limit 20`;
+  for (const row of failedInside) failures.push(`shop ${row.shop_id}: import ${row.id} (${row.operation}) failed: ${row.message} (the server's log has the details)`);
   return failures;
 }

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import { ADMIN_TARGETS, PUBLIC_TARGETS, type FuzzContext, type FuzzRequest, type FuzzTarget } from './targets';
+import { ADMIN_TARGETS } from './admin-targets';
+import { PATH_TARGETS, PUBLIC_TARGETS, type FuzzContext, type FuzzRequest, type FuzzTarget } from './targets';
+
+/** Every target, in the order their seeds are given (a target's seed is the run's plus its place here). */
+export const FUZZ_TARGETS: FuzzTarget[] = [...PUBLIC_TARGETS, ...PATH_TARGETS, ...ADMIN_TARGETS];
 
 export type Violation = { target: string; request: string; problem: string };
 
@@ -24,9 +28,13 @@ export type FuzzOptions = {
   serverPid: number;
   context: FuzzContext;
   seed: number;
+  /** Requests to each target of the spec's public endpoints. */
   perPublic: number;
+  /** Requests to each of the others (admin API routes, paths that are no endpoint). */
   perAdmin: number;
   concurrency?: number;
+  /** Only the targets of these names (each keeps the requests it gets in a full run of the seed). */
+  only?: string[];
   onProgress?: (done: number, total: number) => void;
 };
 
@@ -59,8 +67,12 @@ type Answer = { status: number; contentType: string; body: string } | { error: s
 
 function send(agent: http.Agent, url: string, request: FuzzRequest): Promise<Answer> {
   return new Promise((resolve) => {
-    const headers = { ...request.headers };
-    const req = http.request(`${url}${request.path}`, { method: request.method, headers, agent, timeout: 60_000 }, (res) => {
+    // A body goes with its length: Node's client sends a GET's or DELETE's body without one, which
+    // the server reads as the connection's next request (its answer then taken for another's).
+    const headers = { ...request.headers, ...(request.body ? { 'Content-Length': String(request.body.length) } : {}) };
+    // The path as generated: a URL would resolve its `..` and `%2e` segments first.
+    const { hostname, port } = new URL(url);
+    const req = http.request({ host: hostname, port, path: request.path, method: request.method, headers, agent, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -102,10 +114,9 @@ function problemOf(request: FuzzRequest, answer: Answer): string | undefined {
  */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const { url, context, seed, perPublic, perAdmin, concurrency = 8 } = options;
-  const plan: { target: FuzzTarget; requests: FuzzRequest[] }[] = [...PUBLIC_TARGETS, ...ADMIN_TARGETS].map((target, n) => ({
-    target,
-    requests: fc.sample(target.request(context), { numRuns: target.admin ? perAdmin : perPublic, seed: seed + n }),
-  }));
+  const plan: { target: FuzzTarget; requests: FuzzRequest[] }[] = FUZZ_TARGETS.map((target, n) => ({ target, seed: seed + n }))
+    .filter(({ target }) => !options.only || options.only.includes(target.name))
+    .map(({ target, seed: targetSeed }) => ({ target, requests: fc.sample(target.request(context), { numRuns: target.share === 'route' ? perAdmin : perPublic, seed: targetSeed }) }));
   // Interleaved, so every endpoint sees load while the others are hit.
   const queue: { target: FuzzTarget; request: FuzzRequest }[] = [];
   for (let i = 0; plan.some((p) => i < p.requests.length); i++) for (const p of plan) if (i < p.requests.length) queue.push({ target: p.target, request: p.requests[i] });

@@ -2,15 +2,12 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { CategoryInput, LocationInput } from '@/lib/catalog/schemas';
-import { CollectionInput } from '@/lib/collections/schemas';
 import { IMAGE_SIZES } from '@/lib/images/image-urls';
 import { SORT_KEYS } from '@/lib/listing/query';
-import { ListingSettingsInput } from '@/lib/shops/schemas';
-import { LoginInput } from '@/lib/staff/schemas';
 import { FlagInput } from '@/lib/subscriptions/schemas';
 import type { TestShop } from '../factories';
 import { bodyBytes, contentType, hostileValue, mutated, oddHeaders, queryString } from './mutations';
-import { anyJson, schemaArbitrary } from './schema-arbitrary';
+import { schemaArbitrary } from './schema-arbitrary';
 
 /** What the generated requests may name: the fuzzed server's shops, a collection, a staff session. */
 export type FuzzContext = {
@@ -20,16 +17,30 @@ export type FuzzContext = {
   imagePath: string;
   /** The Cookie header of a signed-in admin. */
   cookie: string;
+  /** A shop whose secret may be rotated: not one the requests' credentials name. */
+  spareShopId: string;
+  /** A staff account that may be changed or removed: not the signed-in admin. */
+  spareStaffId: number;
 };
 
 export type FuzzRequest = { method: string; path: string; headers: Record<string, string>; body?: Buffer; oversized?: boolean };
 
-export type FuzzTarget = { name: string; admin: boolean; request: (ctx: FuzzContext) => fc.Arbitrary<FuzzRequest> };
+export type FuzzTarget = {
+  name: string;
+  /**
+   * How many requests it gets: `endpoint`, --per-endpoint (the spec's public endpoints);
+   * `route`, --per-admin (admin API routes, and the paths that are no endpoint of the spec).
+   */
+  share: 'endpoint' | 'route';
+  /** The route files it sends requests to, as their paths under app/ (targets.test.ts holds every route to one). */
+  routes: string[];
+  request: (ctx: FuzzContext) => fc.Arbitrary<FuzzRequest>;
+};
 
 const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 48 });
 
 /** The credentials of a body: the shop's own mostly, else wrong, unknown, missing or of the wrong type. */
-function credentials(ctx: FuzzContext): fc.Arbitrary<Record<string, unknown>> {
+export function credentials(ctx: FuzzContext): fc.Arbitrary<Record<string, unknown>> {
   const shop = fc.constantFrom(...ctx.shops);
   return fc.oneof(
     { weight: 7, arbitrary: shop.map((s) => ({ shop_id: s.shop_id, shop_secret: s.shop_secret })) },
@@ -39,10 +50,10 @@ function credentials(ctx: FuzzContext): fc.Arbitrary<Record<string, unknown>> {
   );
 }
 
-const idArbitrary = fc.oneof(fc.constantFrom('c1', 'c2', 'p1', 'p2', '10', 'loc-1'), fc.string({ maxLength: 12 }), fc.integer());
+export const idArbitrary = fc.oneof(fc.constantFrom('c1', 'c2', 'p1', 'p2', '10', 'loc-1'), fc.string({ maxLength: 12 }), fc.integer());
 
 /** A JSON body of credentials and `fields`, mutated, as bytes under a content type; now and then past the body limit. */
-function jsonRequest(ctx: FuzzContext, method: fc.Arbitrary<string>, path: string, fields: fc.Arbitrary<Record<string, unknown>>, withCredentials = true, bodyLimit = 1024 * 1024): fc.Arbitrary<FuzzRequest> {
+export function jsonRequest(ctx: FuzzContext, method: fc.Arbitrary<string>, path: string, fields: fc.Arbitrary<Record<string, unknown>>, withCredentials = true, bodyLimit = 1024 * 1024): fc.Arbitrary<FuzzRequest> {
   const value = fc.tuple(withCredentials ? credentials(ctx) : fc.constant({}), fields).map(([auth, rest]) => ({ ...auth, ...rest }));
   return fc
     .tuple(method, bodyBytes(mutated(value)), contentType, oddHeaders, fc.nat({ max: 199 }))
@@ -57,7 +68,7 @@ const items = (schema: z.ZodType) => fc.array(schemaArbitrary(schema), { maxLeng
 const webhook = fc.option(fc.oneof(fc.constantFrom('http://127.0.0.1:9/hook', 'https://hooks.example/x', 'ftp://x', 'not a url'), fc.webUrl()), { nil: undefined });
 
 /** Listing parameters (spec 4.7, CONTRACT §4): the known names with fitting and unfitting values. */
-function listingParams(ctx: FuzzContext, withShop: boolean): fc.Arbitrary<Record<string, string>> {
+export function listingParams(ctx: FuzzContext, withShop: boolean): fc.Arbitrary<Record<string, string>> {
   const value = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1', '0', '-5', '1.5', '1e3', 'true', 'false', 'asc', 'desc', '', '%2C', 'c1,c2', 'c1%252Cc2'));
   return fc.record(
     {
@@ -93,11 +104,11 @@ function listingParams(ctx: FuzzContext, withShop: boolean): fc.Arbitrary<Record
   ).map((params) => (withShop ? params : Object.fromEntries(Object.entries(params).filter(([key]) => key !== 'shop_id'))));
 }
 
-function getWithQuery(path: fc.Arbitrary<string>, params: fc.Arbitrary<Record<string, string>>, headers: Record<string, string> = {}): fc.Arbitrary<FuzzRequest> {
+export function getWithQuery(path: fc.Arbitrary<string>, params: fc.Arbitrary<Record<string, string>>, headers: Record<string, string> = {}): fc.Arbitrary<FuzzRequest> {
   return fc.tuple(path, queryString(params), oddHeaders).map(([base, query, odd]) => ({ method: 'GET', path: `${base}${query}`, headers: { ...odd, ...headers } }));
 }
 
-const collectionPath = (ctx: FuzzContext) =>
+export const collectionPath = (ctx: FuzzContext) =>
   fc.oneof(
     { weight: 5, arbitrary: fc.constant(String(ctx.collectionId)) },
     { weight: 1, arbitrary: fc.constantFrom('0', '-1', '1.5', '99999999999', 'abc', '%00', '1e3', '%20', '1'.repeat(300), '%F0%9F%92%A5') },
@@ -106,19 +117,22 @@ const collectionPath = (ctx: FuzzContext) =>
 export const PUBLIC_TARGETS: FuzzTarget[] = [
   {
     name: 'import categories',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/import/categories'],
     request: (ctx) =>
       jsonRequest(ctx, fc.constantFrom('POST', 'PUT', 'DELETE'), '/import/categories', fc.record({ categories: fc.oneof(items(CategoryInput), fc.array(idArbitrary, { maxLength: 4 })), webhook }, { requiredKeys: ['categories'] })),
   },
   {
     name: 'import locations',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/import/locations'],
     request: (ctx) =>
       jsonRequest(ctx, fc.constantFrom('POST', 'PUT', 'DELETE'), '/import/locations', fc.record({ locations: fc.oneof(items(LocationInput), fc.array(idArbitrary, { maxLength: 4 })), webhook }, { requiredKeys: ['locations'] })),
   },
   {
     name: 'import products',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/import/products'],
     request: (ctx) =>
       jsonRequest(
         ctx,
@@ -129,17 +143,20 @@ export const PUBLIC_TARGETS: FuzzTarget[] = [
   },
   {
     name: 'import status',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/import/status'],
     request: (ctx) => jsonRequest(ctx, fc.constant('POST'), '/import/status', fc.record({ import_id: fc.oneof(fc.integer({ min: 1, max: 50 }), hostileValue) })),
   },
   {
     name: 'subscriptions callback',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/subscriptions/callback'],
     request: (ctx) => jsonRequest(ctx, fc.constant('POST'), '/subscriptions/callback', schemaArbitrary(FlagInput) as fc.Arbitrary<Record<string, unknown>>),
   },
   {
     name: 'listing',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/products'],
     request: (ctx) =>
       fc.oneof(
         getWithQuery(fc.constant('/products'), listingParams(ctx, true)),
@@ -148,7 +165,8 @@ export const PUBLIC_TARGETS: FuzzTarget[] = [
   },
   {
     name: 'collection',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/collection/[id]'],
     request: (ctx) =>
       getWithQuery(
         collectionPath(ctx).map((id) => `/collection/${id}`),
@@ -157,12 +175,14 @@ export const PUBLIC_TARGETS: FuzzTarget[] = [
   },
   {
     name: 'init',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/init'],
     request: (ctx) => getWithQuery(fc.constant('/init'), fc.record({ shop_id: fc.oneof(fc.constantFrom(...ctx.shops.map((s) => s.shop_id)), fc.string({ maxLength: 10 })), did: fc.string({ maxLength: 70 }) }, { requiredKeys: [] })),
   },
   {
     name: 'images',
-    admin: false,
+    share: 'endpoint',
+    routes: ['/images/[size]/[key]'],
     request: (ctx) => {
       const [, , , key] = ctx.imagePath.split('/');
       const keyArbitrary = fc.oneof(
@@ -176,11 +196,11 @@ export const PUBLIC_TARGETS: FuzzTarget[] = [
   },
 ];
 
-const shopPath = (ctx: FuzzContext, rest: string) =>
+export const shopPath = (ctx: FuzzContext, rest: string) =>
   fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ctx.shops.map((s) => s.shop_id)) }, { weight: 1, arbitrary: fc.constantFrom('0'.repeat(32), 'x', '%00', 'a'.repeat(300)) }).map((shopId) => `/admin/api/shops/${shopId}${rest}`);
 
 /** An admin API request with the signed-in admin's cookie (mostly). */
-function adminJson(ctx: FuzzContext, method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, fields: fc.Arbitrary<unknown>): fc.Arbitrary<FuzzRequest> {
+export function adminJson(ctx: FuzzContext, method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, fields: fc.Arbitrary<unknown>): fc.Arbitrary<FuzzRequest> {
   return fc.tuple(path, jsonRequest(ctx, method, '', fields.map((value) => ({ value })), false), fc.nat({ max: 9 })).map(([where, request, roll]) => {
     // jsonRequest wraps the value as { value }: the admin API takes the value itself.
     const body = request.oversized || !request.body ? request.body : Buffer.from(request.body.toString('utf8').replace(/^\{"value":([\s\S]*)\}$/, '$1'));
@@ -188,49 +208,33 @@ function adminJson(ctx: FuzzContext, method: fc.Arbitrary<string>, path: fc.Arbi
   });
 }
 
-export const ADMIN_TARGETS: FuzzTarget[] = [
+/** A path segment that names nothing, now and then spoiled. */
+const strayPath = fc.array(fc.oneof(fc.constantFrom('x', 'a/b', '..', '%2e', '', 'index.html', '%00', '~', '1'), fc.string({ maxLength: 12 }).map(encodeURIComponent)), { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/'));
+
+/** Paths that are no endpoint of the spec: under each endpoint's prefix, and the operations endpoints (§9, the API docs). */
+export const PATH_TARGETS: FuzzTarget[] = [
   {
-    name: 'admin session',
-    admin: true,
-    // Without the fuzz's own cookie: signing out would end the session the other targets use.
-    request: (ctx) => jsonRequest(ctx, fc.constantFrom('POST', 'POST', 'DELETE', 'GET'), '/admin/api/session', schemaArbitrary(LoginInput) as fc.Arbitrary<Record<string, unknown>>, false),
+    name: 'unknown paths',
+    share: 'route',
+    routes: ['/[...path]', '/collection', '/collection/[id]/[...path]', '/images/[size]', '/images/[size]/[key]/[...path]', '/import/[...path]', '/init/[...path]', '/products/[...path]', '/subscriptions/[...path]', '/admin/api', '/admin/api/[...path]'],
+    request: (ctx) => {
+      const prefix = fc.constantFrom('', '/collection', `/collection/${ctx.collectionId}`, '/images/120', ctx.imagePath, '/import', '/init', '/products', '/subscriptions', '/admin/api', '/admin/api/shops/x/collections/1');
+      return fc.oneof(
+        getWithQuery(fc.tuple(prefix, strayPath).map(([base, rest]) => `${base}/${rest}`), fc.constant({})),
+        jsonRequest(ctx, fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE'), '', fc.constant({})).chain((request) => fc.tuple(prefix, strayPath).map(([base, rest]) => ({ ...request, path: `${base}/${rest}` }))),
+      );
+    },
   },
   {
-    name: 'admin collections',
-    admin: true,
-    request: (ctx) => adminJson(ctx, fc.constantFrom('GET', 'POST', 'PATCH'), shopPath(ctx, '/collections'), schemaArbitrary(CollectionInput)),
-  },
-  {
-    name: 'admin collection',
-    admin: true,
-    request: (ctx) => adminJson(ctx, fc.constantFrom('PUT', 'PUT', 'DELETE', 'GET'), fc.tuple(shopPath(ctx, '/collections/'), collectionPath(ctx)).map(([base, id]) => `${base}${id}`), schemaArbitrary(CollectionInput)),
-  },
-  {
-    name: 'admin flags',
-    admin: true,
-    request: (ctx) =>
+    name: 'operations',
+    share: 'route',
+    routes: ['/healthz', '/readyz', '/openapi.json', '/docs', '/docs/redoc.standalone.js'],
+    request: () =>
       fc.oneof(
-        adminJson(ctx, fc.constantFrom('POST', 'DELETE'), shopPath(ctx, '/flags'), schemaArbitrary(FlagInput)),
-        getWithQuery(shopPath(ctx, '/flags'), fc.record({ limit: fc.oneof(fc.constantFrom('1', '1000', '0', '1001'), fc.string()), after: fc.string({ maxLength: 40 }), format: fc.constantFrom('csv', 'json') }, { requiredKeys: [] }), { Cookie: ctx.cookie }),
-      ),
-  },
-  {
-    name: 'admin imports',
-    admin: true,
-    request: (ctx) => getWithQuery(shopPath(ctx, '/imports'), fc.record({ before: fc.oneof(fc.integer().map(String), fc.string()) }, { requiredKeys: [] }), { Cookie: ctx.cookie }),
-  },
-  {
-    name: 'admin listing preview',
-    admin: true,
-    request: (ctx) => getWithQuery(shopPath(ctx, '/listing-preview'), listingParams(ctx, false), { Cookie: ctx.cookie }),
-  },
-  {
-    name: 'admin listing settings',
-    admin: true,
-    request: (ctx) =>
-      fc.oneof(
-        adminJson(ctx, fc.constant('PUT'), shopPath(ctx, '/listing-settings'), fc.oneof(schemaArbitrary(ListingSettingsInput), anyJson())),
-        getWithQuery(shopPath(ctx, '/listing-settings'), fc.constant({}), { Cookie: ctx.cookie }),
+        { weight: 8, arbitrary: getWithQuery(fc.constantFrom('/healthz', '/readyz', '/openapi.json', '/docs', '/metrics'), fc.constant({})) },
+        // The API docs' script (~1 MB) now and then.
+        { weight: 1, arbitrary: getWithQuery(fc.constant('/docs/redoc.standalone.js'), fc.constant({})) },
+        { weight: 2, arbitrary: fc.tuple(fc.constantFrom('POST', 'PUT', 'DELETE'), fc.constantFrom('/healthz', '/readyz', '/openapi.json', '/docs', '/metrics')).map(([method, path]) => ({ method, path, headers: {} })) },
       ),
   },
 ];
