@@ -1,4 +1,4 @@
-// npm run soak -- [--minutes 10] [--shops 20] [--min-products 1000] [--max-products 20000] [--read-rate 200] [--report FILE]
+// npm run soak -- [--minutes 10] [--shops 20] [--min-products 1000] [--max-products 20000] [--read-rate 200] [--report FILE] [--server-log FILE]
 // Starts the real server on a fresh embedded PostgreSQL (as `npm start` runs), loads the shops,
 // then imports into every shop (PUT, PATCH, DELETE, trees, callbacks) while storefronts read
 // listings and collections at --read-rate a second (lib/testing/soak). Prints requests by status,
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     'max-products': { type: 'string', default: '20000' },
     'read-rate': { type: 'string', default: '200' },
     report: { type: 'string' },
+    'server-log': { type: 'string' },
   },
 });
 
@@ -52,6 +53,7 @@ async function main() {
   } finally {
     await runtime.shutdown();
     await server.stop();
+    if (values['server-log']) await fs.writeFile(values['server-log'], server.output());
     const left = await readPostmaster(dataDir);
     if (left && alive(left.pid)) process.kill(left.pid, 'SIGINT');
     await fs.rm(dataDir, { recursive: true, force: true });

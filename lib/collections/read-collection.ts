@@ -17,7 +17,7 @@ import { selectCollection } from './select-products';
 export type CollectionRequest = { id: string; params: Map<string, string>; headers?: Headers; origin: string };
 
 export function readCollection(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {
-  return withReadSlot(ctx.settings.listing.maxInFlight, () => collectionAnswer(ctx, request));
+  return withReadSlot(ctx.settings.listing, () => collectionAnswer(ctx, request));
 }
 
 async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Promise<Record<string, unknown>> {

@@ -134,7 +134,7 @@ export type ListingRequest = { params: Map<string, string>; headers?: Headers; o
 
 /** The listing's answer as JSON, UTF-8 encoded (503 while too many reads run: in-flight.ts). */
 export function listProducts(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {
-  return withReadSlot(ctx.settings.listing.maxInFlight, () => listingAnswer(ctx, request));
+  return withReadSlot(ctx.settings.listing, () => listingAnswer(ctx, request));
 }
 
 async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<Uint8Array[]> {

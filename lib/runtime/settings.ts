@@ -62,8 +62,10 @@ export function readSettings() {
     listing: {
       // Listing indexes of every shop in this process together; the least recently used are dropped above it.
       memoryBytes: int('LISTING_MEMORY_MB', 2048) * 1024 * 1024,
-      // Listing and collection reads answered at once by a process; past it, 503 (0: no limit).
-      maxInFlight: int('LISTING_MAX_IN_FLIGHT', 64),
+      // Storefront reads a process answers at once; past it, 503 (0: no limit). And how long the
+      // oldest of 16 or more may have run before new ones get 503 (lib/listing/in-flight.ts).
+      maxInFlight: int('LISTING_MAX_IN_FLIGHT', 256),
+      shedAfterMs: int('LISTING_SHED_AFTER_MS', 1000),
     },
     publicUrl: process.env.PUBLIC_URL || undefined,
     sessionDays: int('SESSION_DAYS', 14),

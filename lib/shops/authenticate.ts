@@ -15,11 +15,23 @@ function digestOf(secret: string) {
   return crypto.createHash('sha256').update(secret).digest();
 }
 
-async function secretMatches(shopId: string, secret: string, hash: string): Promise<boolean> {
+// Checks running, by shop, hash and the secret's digest: a shop's client sending many requests at
+// once (a burst of 45 callbacks) made as many scrypts on libuv's pool, which took both cores from
+// the serving thread for a second. The same secret checked against the same hash shares one.
+const checking = new Map<string, Promise<boolean>>();
+
+/** Whether `secret` matches `hash`, each distinct check running once however many ask for it at once. */
+export async function secretMatches(shopId: string, secret: string, hash: string): Promise<boolean> {
   const digest = digestOf(secret);
   const known = verified.get(shopId);
   if (known && known.hash === hash && known.until > Date.now() && crypto.timingSafeEqual(known.digest, digest)) return true;
-  const ok = await verifySecret(secret, hash);
+  const key = `${shopId}\u0000${hash}\u0000${digest.toString('hex')}`;
+  let check = checking.get(key);
+  if (!check) {
+    check = verifySecret(secret, hash).finally(() => checking.delete(key));
+    checking.set(key, check);
+  }
+  const ok = await check;
   if (ok) verified.set(shopId, { hash, digest, until: Date.now() + REMEMBER_MS });
   return ok;
 }
