@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
+import { processWide } from '@/lib/process-wide';
+
+// The request being answered, for what is logged while answering it: bin/start.ts runs each
+// request in this context (route handlers included), so every line logged meanwhile, a 500's
+// among them, carries the id the client sees in X-Request-Id. One store per process: route
+// bundles share it.
+
+export type RequestContext = { requestId: string; shopId?: string };
+const STORE = processWide<AsyncLocalStorage<RequestContext>>('request-context');
+const store = () => STORE.getOrMake(() => new AsyncLocalStorage<RequestContext>());
+
+/** The id a client sent in X-Request-Id when it is a sane one (1 to 128 of `A-Za-z0-9_.:-`), else a new UUID. */
+export function requestIdFrom(sent: string | string[] | undefined): string {
+  const value = Array.isArray(sent) ? sent[0] : sent;
+  return value && /^[\w.:-]{1,128}$/.test(value) ? value : crypto.randomUUID();
+}
+
+/** Runs `work` as the request `context`. */
+export function inRequest<T>(context: RequestContext, work: () => T): T {
+  return store().run(context, work);
+}
+
+/** The request being answered, if any. */
+export function currentRequest(): RequestContext | undefined {
+  return store().getStore();
+}
+
+/** Notes the shop the request being answered turned out to be for (its log line then names it). */
+export function noteRequestShop(shopId: string): void {
+  const context = store().getStore();
+  if (context) context.shopId = shopId;
+}
