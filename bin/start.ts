@@ -15,7 +15,9 @@ import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
 import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
 import { registerServingGauges } from '@/lib/observability/serving-gauges';
-import { describeError, ignoreBrokenStdio, log } from '@/lib/runtime/log';
+import { ignoreBrokenStdio, log } from '@/lib/runtime/log';
+import { inRequest, requestIdFrom } from '@/lib/runtime/request-context';
+import { logRequest } from '@/lib/http/request-log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,11 +32,11 @@ async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> 
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
-      log(`workers still busy after ${ms / 1000} s: left to the next start`);
+      log(`workers still busy after ${ms / 1000} s: left to the next start`, undefined, 'warn');
       resolve();
     }, ms);
   });
-  await Promise.race([stop().catch((error) => log(`stopping workers: ${describeError(error)}`)), late]);
+  await Promise.race([stop().catch((error) => log('stopping workers failed', { err: error }, 'error')), late]);
   clearTimeout(timer);
 }
 
@@ -55,15 +57,28 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   registerServingGauges(runtime.ctx);
-  // Host is checked with the other malformed requests, so its absence gets the error body too.
+  // Each request runs as its own context: its id goes out as X-Request-Id and on every line
+  // logged while it is answered; its own line is written once it is answered.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+    const context = { requestId: requestIdFrom(req.headers['x-request-id']) };
+    res.setHeader('X-Request-Id', context.requestId);
+    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
+    // and in no metric or log.
+    const warmUp = req.headers[WARM_UP_HEADER] === warmUpToken;
+    delete req.headers[WARM_UP_HEADER];
+    if (!warmUp) logRequest(req, res, context);
+    inRequest(context, () => answer(req, res, context.requestId, warmUp));
+  });
+
+  // Host is checked with the other malformed requests, so its absence gets the error body too.
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, warmUp: boolean): void {
     const path = (req.url ?? '').split('?')[0];
     const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
     if (refusal) return sendRefusal(res, refusal);
     // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
     if (path === '/metrics') {
       void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
-        log(`metrics: ${describeError(error)}`);
+        log('metrics could not be read', { err: error }, 'error');
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Metrics could not be read')));
       });
       return;
@@ -77,23 +92,20 @@ async function main() {
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
-    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
-    // and in no metric.
-    if (req.headers[WARM_UP_HEADER] === warmUpToken) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
+    if (warmUp) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
     else countRequest(req, res);
-    delete req.headers[WARM_UP_HEADER];
     // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
     // whose body is encoded already says so under ENCODED_BODY_HEADER, and it goes out as
     // Content-Encoding (Next's own compression then leaves the body alone).
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name, value) => setHeader(name.toLowerCase() === ENCODED_BODY_HEADER ? 'Content-Encoding' : name, value);
     handle(req, res).catch((error: unknown) => {
-      // The framework itself failed: CONTRACT §7's body, the details only in the log.
-      const requestId = crypto.randomUUID();
-      log(`[${requestId}] request failed: ${describeError(error)}`);
+      // The framework itself failed: CONTRACT §7's body, the details only in the log, under the
+      // request's id.
+      log('request failed', { err: error, requestId }, 'error');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
-  });
+  }
   // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
   // error body too, rather than a bare status line or a dropped connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -148,6 +160,6 @@ async function warmRoutes(origin: string): Promise<void> {
 }
 
 main().catch((error) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log('failed to start', { err: error }, 'error');
   process.exit(1);
 });

@@ -27,6 +27,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log('failed to start', { err: error }, 'error');
   process.exit(1);
 });

@@ -4,7 +4,8 @@ import { AppError, statusOf } from './errors';
 import { acceptsGzip, gzipChunks } from './gzip-chunks';
 import { describeZodError } from './zod-message';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, noteDatabaseDown } from '@/lib/runtime/database-health';
-import { describeError } from '@/lib/runtime/log';
+import { describeError, log } from '@/lib/runtime/log';
+import { currentRequest } from '@/lib/runtime/request-context';
 
 export function errorBody(message: string) {
   return { status: 'error', payload: { message } };
@@ -24,8 +25,9 @@ export function errorResponse(error: unknown): Response {
     noteDatabaseDown(describeError(error));
     return Response.json(errorBody('The database is unavailable; retry shortly'), { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
   }
-  const requestId = crypto.randomUUID();
-  console.error(`[${requestId}] unexpected error`, error);
+  // The id the answer's X-Request-Id carries (bin/start.ts), so a client's report finds the line.
+  const requestId = currentRequest()?.requestId ?? crypto.randomUUID();
+  log('unexpected error', { err: error, requestId }, 'error');
   return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
 }
 

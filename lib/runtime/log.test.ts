@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import { describeError, makeLogger, prettyLine } from './log';
-import { inRequest, noteRequestShop, requestIdFrom } from './request-context';
+import { inRequest, noteRequestShop, requestIdFrom, type RequestContext } from './request-context';
 import { readLogLevel } from './settings';
 
 /** A logger at `level` and the lines it wrote. */
@@ -50,16 +50,24 @@ describe('the log', () => {
 
   it('names the request being answered, and its shop once known, on every line', () => {
     const { logger, lines } = collecting('info');
-    inRequest({ requestId: 'req-1' }, () => {
+    const context: RequestContext = { requestId: 'req-1' };
+    inRequest(context, () => {
       logger.write('info', 'before');
       noteRequestShop('shop-9');
       logger.write('info', 'after');
+      // Fields given win over the request's.
+      logger.write('info', 'given', { requestId: 'other' });
     });
     logger.write('info', 'outside');
+    // Work the request started, logging after its answer went out.
+    context.answered = true;
+    inRequest(context, () => logger.write('info', 'later'));
     expect(lines.map((text) => JSON.parse(text)).map(({ msg, requestId, shopId }) => ({ msg, requestId, shopId }))).toEqual([
       { msg: 'before', requestId: 'req-1', shopId: undefined },
       { msg: 'after', requestId: 'req-1', shopId: 'shop-9' },
+      { msg: 'given', requestId: 'other', shopId: 'shop-9' },
       { msg: 'outside', requestId: undefined, shopId: undefined },
+      { msg: 'later', requestId: undefined, shopId: undefined },
     ]);
   });
 

@@ -7,7 +7,9 @@ import { processWide } from '@/lib/process-wide';
 // among them, carries the id the client sees in X-Request-Id. One store per process: route
 // bundles share it.
 
-export type RequestContext = { requestId: string; shopId?: string };
+// `answered`: its answer is sent. Work the request started that goes on after (a timer, a thread's
+// events, a refresh) runs in the same context; its lines then carry no id that is no longer theirs.
+export type RequestContext = { requestId: string; shopId?: string; answered?: boolean };
 const STORE = processWide<AsyncLocalStorage<RequestContext>>('request-context');
 const store = () => STORE.getOrMake(() => new AsyncLocalStorage<RequestContext>());
 
@@ -24,11 +26,12 @@ export function inRequest<T>(context: RequestContext, work: () => T): T {
 
 /** The request being answered, if any. */
 export function currentRequest(): RequestContext | undefined {
-  return store().getStore();
+  const context = store().getStore();
+  return context?.answered ? undefined : context;
 }
 
 /** Notes the shop the request being answered turned out to be for (its log line then names it). */
 export function noteRequestShop(shopId: string): void {
-  const context = store().getStore();
+  const context = currentRequest();
   if (context) context.shopId = shopId;
 }

@@ -1,0 +1,53 @@
+import type http from 'node:http';
+import { log, logs, type LogFields } from '@/lib/runtime/log';
+import type { RequestContext } from '@/lib/runtime/request-context';
+import { routeOf } from './metrics-endpoint';
+
+// Probes (a load balancer's or Prometheus's, every few seconds) and the admin app's static files
+// are logged at debug when they succeed: at info they would bury the requests that matter.
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/_next']);
+
+function byteLength(chunk: unknown, encoding: unknown): number {
+  if (typeof chunk === 'string') return Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  return chunk instanceof Uint8Array ? chunk.byteLength : 0;
+}
+
+/**
+ * Writes the request's one line once its answer is sent, or its client went away first
+ * (`aborted`): method, route (the endpoint's pattern, never ids), status, ms, body bytes sent,
+ * its id and shop; at debug, the path without the query too.
+ */
+export function logRequest(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext): void {
+  const started = performance.now();
+  let bytes = 0;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    bytes += byteLength(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== 'function') bytes += byteLength(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+  res.once('close', () => {
+    context.answered = true;
+    const route = routeOf(req.url);
+    const fields: LogFields = {
+      method: req.method,
+      route,
+      status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      bytes,
+      requestId: context.requestId,
+      shopId: context.shopId,
+    };
+    if (!res.writableFinished) fields.aborted = true;
+    const level = QUIET_ROUTES.has(route) && res.statusCode < 400 ? 'debug' : 'info';
+    if (logs('debug')) {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== route) fields.path = path.slice(0, 1000);
+    }
+    log('request', fields, level);
+  });
+}
