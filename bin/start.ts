@@ -15,7 +15,7 @@ import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
 import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
 import { registerServingGauges } from '@/lib/observability/serving-gauges';
-import { ignoreBrokenStdio, log } from '@/lib/runtime/log';
+import { ignoreBrokenStdio, log, logConsole } from '@/lib/runtime/log';
 import { inRequest, requestIdFrom } from '@/lib/runtime/request-context';
 import { logRequest } from '@/lib/http/request-log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
@@ -42,6 +42,7 @@ async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> 
 
 async function main() {
   ignoreBrokenStdio();
+  logConsole();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   const settings = readSettings();
   const dev = process.argv.includes('--dev');

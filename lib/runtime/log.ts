@@ -1,3 +1,4 @@
+import { format, stripVTControlCharacters } from 'node:util';
 import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import pino from 'pino';
 import { processWide } from '@/lib/process-wide';
@@ -100,6 +101,25 @@ export function log(message: string, fields?: LogFields, level: LogLevel = 'info
 /** Whether events at `level` are written (to skip making costly fields). */
 export function logs(level: LogLevel): boolean {
   return logger().enabled(level);
+}
+
+/**
+ * What the framework and libraries print with `console` (Next.js's start line, an error it caught
+ * while rendering a page) goes to the log as events too, so a server's output is nothing but log
+ * lines (the CLI keeps its console: its stdout is its answer).
+ */
+export function logConsole(): void {
+  const forward =
+    (level: LogLevel) =>
+    (...args: unknown[]) => {
+      // Colours and the framework's padding have no place in a JSON line.
+      const message = stripVTControlCharacters(format(...args)).trim();
+      if (message !== '') log(message, undefined, level);
+    };
+  console.log = console.info = forward('info');
+  console.debug = forward('debug');
+  console.warn = forward('warn');
+  console.error = forward('error');
 }
 
 /**
