@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { setEnvironmentData, Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { describeError, makeLogger, prettyLine } from './log';
 import { inRequest, noteRequestShop, requestIdFrom, type RequestContext } from './request-context';
@@ -79,6 +80,28 @@ describe('the log', () => {
     inRequest({ requestId: 'req-2' }, () => logger.write('error', 'unexpected error', { err: new Error('boom') }));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[vitrine\] ERROR unexpected error requestId=req-2 err=\nError: boom\n {4}at [^]*\n$/);
+  });
+});
+
+/** What a thread writes to stderr when it logs, with `pretty` the main thread's choice handed to it. */
+async function threadOutput(pretty: boolean): Promise<string> {
+  const href = JSON.stringify(new URL('./log.ts', import.meta.url).href);
+  setEnvironmentData('vitrine.log-pretty', pretty);
+  const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${href}, ${href})).then(({ log }) => log('from a thread', { n: 1 }, 'warn'))`, { eval: true, stderr: true });
+  let output = '';
+  worker.stderr.on('data', (chunk) => (output += chunk));
+  await new Promise((resolve) => worker.once('exit', resolve));
+  return output;
+}
+
+describe('threads', () => {
+  it("write whole lines in the main thread's format", async () => {
+    try {
+      expect(JSON.parse(await threadOutput(false))).toMatchObject({ level: 40, msg: 'from a thread', n: 1, pid: process.pid });
+      expect(await threadOutput(true)).toBe('[vitrine] WARN from a thread n=1\n');
+    } finally {
+      setEnvironmentData('vitrine.log-pretty', Boolean(process.stderr.isTTY));
+    }
   });
 });
 
