@@ -15,7 +15,7 @@ function byteLength(chunk: unknown, encoding: unknown): number {
 /**
  * Writes the request's one line once its answer is sent, or its client went away first
  * (`aborted`): method, route (the endpoint's pattern, never ids), status, ms, body bytes sent,
- * its id and shop; at debug, the path without the query too.
+ * its id and shop, why it was refused (`error`); at debug, the path without the query too.
  */
 export function logRequest(req: http.IncomingMessage, res: http.ServerResponse, context: RequestContext): void {
   const started = performance.now();
@@ -42,6 +42,7 @@ export function logRequest(req: http.IncomingMessage, res: http.ServerResponse, 
       requestId: context.requestId,
       shopId: context.shopId,
     };
+    if (context.error !== undefined) fields.error = context.error;
     if (!res.writableFinished) fields.aborted = true;
     const level = QUIET_ROUTES.has(route) && res.statusCode < 400 ? 'debug' : 'info';
     if (logs('debug')) {

@@ -59,7 +59,7 @@ it('answers every request with X-Request-Id, and logs one JSON line per request 
   expect(other).toMatchObject({ route: '/products', status: 200, shopId: shop.shop_id });
   // The pattern, never the ids, as the route; the path (never the query) at debug.
   const [refusal] = await linesOf((l) => l.msg === 'request' && l.requestId === refusedId);
-  expect(refusal).toMatchObject({ level: 30, method: 'GET', route: '/collection/:id', path: '/collection/12345', status: 400 });
+  expect(refusal).toMatchObject({ level: 30, method: 'GET', route: '/collection/:id', path: '/collection/12345', status: 400, error: 'Shop not found' });
   expect(JSON.stringify(refusal)).not.toContain('secret');
   const [probe] = await linesOf((l) => l.msg === 'request' && l.requestId === 'probe-1');
   expect(probe).toMatchObject({ level: 20, route: '/healthz', status: 200 });

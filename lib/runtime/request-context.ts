@@ -9,7 +9,8 @@ import { processWide } from '@/lib/process-wide';
 
 // `answered`: its answer is sent. Work the request started that goes on after (a timer, a thread's
 // events, a refresh) runs in the same context; its lines then carry no id that is no longer theirs.
-export type RequestContext = { requestId: string; shopId?: string; answered?: boolean };
+// `error`: the message of an error answer, for the request's line.
+export type RequestContext = { requestId: string; shopId?: string; error?: string; answered?: boolean };
 const STORE = processWide<AsyncLocalStorage<RequestContext>>('request-context');
 const store = () => STORE.getOrMake(() => new AsyncLocalStorage<RequestContext>());
 
@@ -34,4 +35,10 @@ export function currentRequest(): RequestContext | undefined {
 export function noteRequestShop(shopId: string): void {
   const context = currentRequest();
   if (context) context.shopId = shopId;
+}
+
+/** Notes the message the request being answered is refused with (its log line then says why). */
+export function noteRequestError(message: string): void {
+  const context = currentRequest();
+  if (context) context.error = message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
