@@ -14,10 +14,13 @@ export type RequestContext = { requestId: string; shopId?: string; error?: strin
 const STORE = processWide<AsyncLocalStorage<RequestContext>>('request-context');
 const store = () => STORE.getOrMake(() => new AsyncLocalStorage<RequestContext>());
 
+/** A client's X-Request-Id that is echoed: it goes into a header and log lines as it is. */
+export const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
 /** The id a client sent in X-Request-Id when it is a sane one (1 to 128 of `A-Za-z0-9_.:-`), else a new UUID. */
 export function requestIdFrom(sent: string | string[] | undefined): string {
   const value = Array.isArray(sent) ? sent[0] : sent;
-  return value && /^[\w.:-]{1,128}$/.test(value) ? value : crypto.randomUUID();
+  return value && SANE_REQUEST_ID.test(value) ? value : crypto.randomUUID();
 }
 
 /** Runs `work` as the request `context`. */
