@@ -36,7 +36,8 @@ export function logRequest(req: http.IncomingMessage, res: http.ServerResponse, 
     const fields: LogFields = {
       method: req.method,
       route,
-      status: res.statusCode,
+      // None when the client left before any was sent.
+      status: res.headersSent ? res.statusCode : undefined,
       ms: Math.round((performance.now() - started) * 10) / 10,
       bytes,
       requestId: context.requestId,

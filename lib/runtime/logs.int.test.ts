@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect, it } from 'vitest';
 import { waitForImport } from '@/lib/testing/api';
 import { createTestShop } from '@/lib/testing/factories';
@@ -71,6 +72,21 @@ it('answers every request with X-Request-Id, and logs one JSON line per request 
   expect(lines.filter((text) => logLines(text).length !== 1)).toEqual([]);
   expect(logLines(fixture.server.output()).find((l) => l.msg.includes('next.config'))).toMatchObject({ level: 30 });
   expect(logLines(fixture.server.output()).find((l) => l.msg.startsWith('listening on '))).toMatchObject({ level: 30 });
+});
+
+it('logs a request whose client went away before its answer as aborted', async () => {
+  const { hostname, port } = new URL(fixture.server.url);
+  // An import whose body never arrives whole: the client closes the connection meanwhile.
+  const socket = net.connect(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write('PUT /import/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nX-Request-Id: gone-early\r\n\r\n{"shop_id":');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  socket.destroy();
+  const [line] = await linesOf((l) => l.msg === 'request' && l.requestId === 'gone-early');
+  expect(line).toMatchObject({ level: 30, method: 'PUT', route: '/import/products', aborted: true });
+  expect(line.status).toBeUndefined();
+  // A client gone is no error of the service's.
+  expect(logLines(fixture.server.output()).filter((l) => l.requestId === 'gone-early' && l.level >= 50)).toEqual([]);
 });
 
 it('logs each step of an import (accepted, started, applied or failed) with its shop and import id', async () => {
