@@ -10,7 +10,7 @@ import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
 import { decompressBody, type BodyEncoding } from './body-codec';
-import { finishImport, logFinished } from './finish-import';
+import { finishImport, logFinished, type Finished } from './finish-import';
 import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
 import { Phases } from '@/lib/runtime/phases';
 import { operations, type Operation } from './operations';
@@ -207,6 +207,8 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
     return;
   }
   log('import started', { shopId, importId: pending.id, operation: pending.operation, attempt: attempts });
+  // Logged after the try: nothing that goes wrong after the commit may fail a committed import.
+  let committed: Finished | undefined;
   try {
     const phases = new Phases();
     const taken = ahead ? undefined : takeOver(pending.id);
@@ -234,7 +236,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
     noteCommitted(shopId, finished?.version);
     phases.mark('commit');
     phases.report(`${pending.operation} ${pending.id}`);
-    if (finished) logFinished(shopId, finished.record);
+    committed = finished?.record;
   } catch (error) {
     notCommitted(shopId);
     if (isTransient(error)) throw error;
@@ -245,6 +247,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
     const reference = randomUUID();
     const message = `Import could not be applied: an internal error (reference ${reference}); nothing of it was stored`;
     log('import could not be applied', { shopId, importId: pending.id, operation: pending.operation, reference, err: error }, 'error');
-    logFinished(shopId, await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message)));
+    committed = await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
   }
+  if (committed) logFinished(shopId, committed);
 }
