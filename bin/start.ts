@@ -16,13 +16,13 @@ import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
 import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
 import { registerServingGauges } from '@/lib/observability/serving-gauges';
 import { ignoreBrokenStdio, log, logConsole } from '@/lib/runtime/log';
-import { inRequest, requestIdFrom } from '@/lib/runtime/request-context';
-import { logRequest } from '@/lib/http/request-log';
+import { withRequestContext } from '@/lib/http/request-log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARM_UP_HEADER = 'x-vitrine-warm-up';
 const warmUpToken = crypto.randomBytes(16).toString('hex');
+const isWarmUp = (req: http.IncomingMessage) => req.headers[WARM_UP_HEADER] === warmUpToken;
 
 // Running imports are left after this long: their records stay pending (the next start's sweep
 // applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
@@ -58,21 +58,10 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   registerServingGauges(runtime.ctx);
-  // Each request runs as its own context: its id goes out as X-Request-Id and on every line
-  // logged while it is answered; its own line is written once it is answered.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
-    const context = { requestId: requestIdFrom(req.headers['x-request-id']) };
-    res.setHeader('X-Request-Id', context.requestId);
-    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
-    // and in no metric or log.
-    const warmUp = req.headers[WARM_UP_HEADER] === warmUpToken;
-    delete req.headers[WARM_UP_HEADER];
-    if (!warmUp) logRequest(req, res, context);
-    inRequest(context, () => answer(req, res, context.requestId, warmUp));
-  });
-
   // Host is checked with the other malformed requests, so its absence gets the error body too.
-  function answer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, warmUp: boolean): void {
+  // Each request is answered in a context of its own (withRequestContext): its id goes out as
+  // X-Request-Id and on every line logged meanwhile, and its line is logged once it is answered.
+  const server = http.createServer({ requireHostHeader: false }, withRequestContext(isWarmUp, (req, res, requestId) => {
     const path = (req.url ?? '').split('?')[0];
     const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, path, req.headers, settings.publicUrl);
     if (refusal) return sendRefusal(res, refusal);
@@ -93,8 +82,11 @@ async function main() {
     // Route handlers see only a Request: hand them the peer address, overwriting anything a
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
-    if (warmUp) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
+    // This process's own warm-up requests (warmRoutes) count against no client's read budget,
+    // and in no metric or log.
+    if (isWarmUp(req)) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
     else countRequest(req, res);
+    delete req.headers[WARM_UP_HEADER];
     // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
     // whose body is encoded already says so under ENCODED_BODY_HEADER, and it goes out as
     // Content-Encoding (Next's own compression then leaves the body alone).
@@ -106,7 +98,7 @@ async function main() {
       log('request failed', { err: error, requestId }, 'error');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
-  }
+  }));
   // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
   // error body too, rather than a bare status line or a dropped connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

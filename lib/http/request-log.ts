@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { log, logs, type LogFields } from '@/lib/runtime/log';
-import type { RequestContext } from '@/lib/runtime/request-context';
+import { inRequest, requestIdFrom, type RequestContext } from '@/lib/runtime/request-context';
 import { routeOf } from './metrics-endpoint';
 
 // Probes (a load balancer's or Prometheus's, every few seconds) and the admin app's static files
@@ -52,4 +52,22 @@ export function logRequest(req: http.IncomingMessage, res: http.ServerResponse, 
     }
     log('request', fields, level);
   });
+}
+
+/**
+ * The server's request handler, each request answered in a context of its own: its id (the
+ * client's sane X-Request-Id, else a new UUID) goes out as X-Request-Id, every line logged while it
+ * is answered carries it, and its own line is logged once answered, unless `unlogged` (the
+ * server's warm-up).
+ */
+export function withRequestContext(
+  unlogged: (req: http.IncomingMessage) => boolean,
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, requestId: string) => void,
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (req, res) => {
+    const context: RequestContext = { requestId: requestIdFrom(req.headers['x-request-id']) };
+    res.setHeader('X-Request-Id', context.requestId);
+    if (!unlogged(req)) logRequest(req, res, context);
+    inRequest(context, () => handler(req, res, context.requestId));
+  };
 }
