@@ -1,6 +1,7 @@
 // npm run db:migrate: applies the committed migrations (the server also does this at start).
 import { boot } from '@/lib/runtime/boot';
+import { log } from '@/lib/runtime/log';
 
 const runtime = await boot({ maintenance: false });
 await runtime.shutdown();
-process.stderr.write('[vitrine] migrations applied\n');
+log('migrations applied');

@@ -15,12 +15,14 @@ import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkerThread, workerThreadMetrics } from '@/workers/thread-host';
 import { answerMetrics, countRequest } from '@/lib/http/metrics-endpoint';
 import { registerServingGauges } from '@/lib/observability/serving-gauges';
-import { describeError, ignoreBrokenStdio, log } from '@/lib/runtime/log';
+import { ignoreBrokenStdio, log, logConsole } from '@/lib/runtime/log';
+import { withRequestContext } from '@/lib/http/request-log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARM_UP_HEADER = 'x-vitrine-warm-up';
 const warmUpToken = crypto.randomBytes(16).toString('hex');
+const isWarmUp = (req: http.IncomingMessage) => req.headers[WARM_UP_HEADER] === warmUpToken;
 
 // Running imports are left after this long: their records stay pending (the next start's sweep
 // applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
@@ -30,16 +32,17 @@ async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> 
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
-      log(`workers still busy after ${ms / 1000} s: left to the next start`);
+      log(`workers still busy after ${ms / 1000} s: left to the next start`, undefined, 'warn');
       resolve();
     }, ms);
   });
-  await Promise.race([stop().catch((error) => log(`stopping workers: ${describeError(error)}`)), late]);
+  await Promise.race([stop().catch((error) => log('stopping workers failed', { err: error }, 'error')), late]);
   clearTimeout(timer);
 }
 
 async function main() {
   ignoreBrokenStdio();
+  logConsole();
   process.env.NEXT_TELEMETRY_DISABLED = '1';
   const settings = readSettings();
   const dev = process.argv.includes('--dev');
@@ -56,7 +59,9 @@ async function main() {
   await app.prepare();
   registerServingGauges(runtime.ctx);
   // Host is checked with the other malformed requests, so its absence gets the error body too.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+  // Each request is answered in a context of its own (withRequestContext): its id goes out as
+  // X-Request-Id and on every line logged meanwhile, and its line is logged once it is answered.
+  const server = http.createServer({ requireHostHeader: false }, withRequestContext(isWarmUp, (req, res, requestId) => {
     trackAnswer(req, res);
     const sentPath = (req.url ?? '').split('?')[0];
     const refusal = refuseMalformedRequest(req.method, req.url, req.headers.host, req.httpVersion) ?? refuseCrossSite(req.method!, sentPath, req.headers, settings.publicUrl);
@@ -68,7 +73,7 @@ async function main() {
     // GET /metrics (Prometheus) is answered here, with the workers' thread's figures added.
     if (path === '/metrics') {
       void answerMetrics(req, res, settings.metricsToken, workerThreadMetrics).catch((error: unknown) => {
-        log(`metrics: ${describeError(error)}`);
+        log('metrics could not be read', { err: error }, 'error');
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Metrics could not be read')));
       });
       return;
@@ -83,8 +88,8 @@ async function main() {
     // client may have sent under that name.
     req.headers['x-vitrine-client-address'] = req.socket.remoteAddress ?? 'unknown';
     // This process's own warm-up requests (warmRoutes) count against no client's read budget,
-    // and in no metric.
-    if (req.headers[WARM_UP_HEADER] === warmUpToken) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
+    // and in no metric or log.
+    if (isWarmUp(req)) req.headers['x-vitrine-client-address'] = `warm-up ${warmUpToken}`;
     else countRequest(req, res);
     delete req.headers[WARM_UP_HEADER];
     // Next drops a route handler's Content-Encoding (it may have decoded a fetched body): a route
@@ -93,12 +98,12 @@ async function main() {
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name, value) => setHeader(name.toLowerCase() === ENCODED_BODY_HEADER ? 'Content-Encoding' : name, value);
     handle(req, res).catch((error: unknown) => {
-      // The framework itself failed: CONTRACT §7's body, the details only in the log.
-      const requestId = crypto.randomUUID();
-      log(`[${requestId}] request failed: ${describeError(error)}`);
+      // The framework itself failed: CONTRACT §7's body, the details only in the log, under the
+      // request's id.
+      log('request failed', { err: error, requestId }, 'error');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody(`Internal error (request id ${requestId})`)));
     });
-  });
+  }));
   // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
   // error body too, rather than a bare status line or a dropped connection; after the answers
   // of the requests before it on the connection.
@@ -151,6 +156,6 @@ async function warmRoutes(origin: string): Promise<void> {
 }
 
 main().catch((error) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log('failed to start', { err: error }, 'error');
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 // npm run worker: the job workers alone, for scaling out next to web processes run with WORKERS=off.
 import { boot } from '@/lib/runtime/boot';
-import { ignoreBrokenStdio, log } from '@/lib/runtime/log';
+import { ignoreBrokenStdio, log, logConsole } from '@/lib/runtime/log';
 import { onShutdownSignal } from '@/lib/runtime/signals';
 import { startWorkers } from '@/workers';
 import { serveMetricsAlone } from '@/lib/http/metrics-endpoint';
@@ -8,6 +8,7 @@ import { registerProcessGauges } from '@/lib/observability/serving-gauges';
 
 async function main() {
   ignoreBrokenStdio();
+  logConsole();
   const runtime = await boot({ maintenance: true });
   const stopWorkers = await startWorkers(runtime.ctx);
   // METRICS_PORT: this node's metrics (imports applied, webhooks, emails, the process).
@@ -27,6 +28,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log('failed to start', { err: error }, 'error');
   process.exit(1);
 });

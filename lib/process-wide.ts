@@ -22,6 +22,8 @@ const PIECES = {
   'lookup-limiter': "DNS lookups of outbound requests' hosts under way and their limit (lib/http/dns-lookup.ts)",
   'database-health': 'whether PostgreSQL is away, since when and why: API calls answer 503 meanwhile (lib/runtime/database-health.ts)',
   'metrics': "this thread's Prometheus registry and metrics (lib/runtime/metrics.ts)",
+  'logger': "this thread's log: its level, and JSON lines or a terminal's (lib/runtime/log.ts)",
+  'request-context': 'the request being answered, for its id in log lines (lib/runtime/request-context.ts)',
   'workers-probe': "whether this process's job workers' thread runs, for /readyz (lib/runtime/readiness.ts)",
 } as const;
 

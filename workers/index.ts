@@ -27,7 +27,7 @@ async function register<K extends JobName>(ctx: AppContext, key: K) {
   await ctx.boss.work(definition.name, { localConcurrency: concurrency[key], batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 }, async ([job]: Job<unknown>[]) => {
     const parsed = definition.schema.safeParse(job.data);
     // Bad job data never gets better: complete it with a log line rather than retry forever.
-    if (!parsed.success) return log(`${definition.name} ${job.id}: invalid job data, dropped: ${parsed.error.message}`);
+    if (!parsed.success) return log(`${definition.name} ${job.id}: invalid job data, dropped: ${parsed.error.message}`, undefined, 'warn');
     await handler(ctx, parsed.data as JobData<K>);
   });
 }
@@ -42,7 +42,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   const waker = shopWaker((shopId) => runPendingImports(ctx, shopId), {
     concurrency: concurrency.importsApply,
     retryMs: jobs.importsApply.queue.retryDelay! * 1000,
-    onError: (shopId, error) => log(`applying imports of shop ${shopId}: ${describeError(error)}`),
+    onError: (shopId, error) => log(`applying imports of shop ${shopId}: ${describeError(error)}`, { shopId }, 'error'),
   });
   setImportWaker(waker.wake);
   let sweeping: Promise<void> | undefined;
@@ -50,7 +50,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
     sweeping ??= (async () => {
       for (const shopId of await shopsWithPendingImports(ctx)) await runPendingImports(ctx, shopId);
     })()
-      .catch((error) => log(`import sweep: ${describeError(error)}`))
+      .catch((error) => log(`import sweep: ${describeError(error)}`, undefined, 'error'))
       .finally(() => {
         sweeping = undefined;
       });
@@ -59,7 +59,7 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   const timer = setInterval(sweep, ctx.settings.importSweepSeconds * 1000);
   timer.unref();
   const prune = () =>
-    pruneImportBodies(ctx, ctx.settings.importBodyRetentionDays).catch((error) => log(`pruning import bodies: ${describeError(error)}`));
+    pruneImportBodies(ctx, ctx.settings.importBodyRetentionDays).catch((error) => log(`pruning import bodies: ${describeError(error)}`, undefined, 'error'));
   void prune();
   const pruning = setInterval(prune, 3_600_000);
   pruning.unref();

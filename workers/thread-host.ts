@@ -86,7 +86,7 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
           void worker.terminate();
         }
       });
-      worker.on('error', (error) => log(`job workers' thread: ${error.stack ?? error.message}`));
+      worker.on('error', (error) => log(`job workers' thread: ${error.message}`, { err: error }, 'error'));
       worker.on('exit', (code) => {
         settleStopped();
         if (current?.worker !== worker) return;
@@ -96,7 +96,7 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
         setHandoffCourier(undefined);
         askThread = undefined;
         if (stopping) return;
-        log(`job workers' thread ended (exit code ${code}); starting another in ${RESTART_MS} ms`);
+        log(`job workers' thread ended (exit code ${code}); starting another in ${RESTART_MS} ms`, undefined, 'warn');
         restart();
       });
     });
@@ -106,7 +106,7 @@ export async function startWorkerThread(databaseUrl: string, embedded: boolean):
     setTimeout(() => {
       if (stopping) return;
       start().catch((error: unknown) => {
-        log(`${String(error)}; trying again in ${RESTART_MS} ms`);
+        log(`${String(error)}; trying again in ${RESTART_MS} ms`, undefined, 'warn');
         restart();
       });
     }, RESTART_MS).unref();

@@ -78,6 +78,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  log(`job workers' thread failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log("job workers' thread failed to start", { err: error }, 'error');
   port.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromThread);
 });

@@ -27,6 +27,7 @@ import { ItemInput } from '@/lib/catalog/product-schema';
 import { boot } from '@/lib/runtime/boot';
 import { ensureBuild } from '@/lib/runtime/build';
 import { log } from '@/lib/runtime/log';
+import { logLines } from '@/lib/testing/log-lines';
 import { readSettings } from '@/lib/runtime/settings';
 import { waitForImport } from '@/lib/testing/api';
 import { startServer, type TestServer } from '@/lib/testing/server';
@@ -417,7 +418,7 @@ async function benchShape(shapeName: ShapeName): Promise<ShapeResults> {
   }
   // BENCH_SERVER_OUTPUT=FILE keeps the server's whole output (with SERVER_NODE_ARGS="--trace-gc", its collections).
   if (process.env.BENCH_SERVER_OUTPUT) fs.writeFileSync(`${process.env.BENCH_SERVER_OUTPUT}${SHAPES.length > 1 ? `.${shapeName}` : ''}`, server.output());
-  const timings = server.output().split('\n').filter((line) => line.includes('import timings'));
+  const timings = logLines(server.output()).map((line) => line.msg).filter((msg) => msg.startsWith('import timings'));
   if (timings.length > 0) console.log(`\n${timings.join('\n')}`);
   return results;
 }

@@ -76,7 +76,7 @@ function preparer(): Preparer | null {
         const task = started.pending.get(id);
         started.pending.delete(id);
         if (started.pending.size === 0) worker.unref();
-        if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`);
+        if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`, undefined, 'warn');
         if (!task) return;
         const { settle, slot } = task;
         const giveBack = () => started.free.push(slot);
@@ -89,13 +89,13 @@ function preparer(): Preparer | null {
         settle(PreparedBatch.fromParts({ ...parts, arena: Buffer.from(slots.arenas[slot], 0, arenaInSlot) }, giveBack));
       });
       worker.on('error', (error) => {
-        log(`the thread preparing items failed (they are prepared on the applier's thread): ${String(error)}`);
+        log(`the thread preparing items failed (they are prepared on the applier's thread): ${String(error)}`, undefined, 'warn');
         fail();
       });
       worker.on('exit', fail);
       PREPARER.set(started);
     } catch (error) {
-      log(`no thread to prepare items on (they are prepared on the applier's thread): ${String(error)}`);
+      log(`no thread to prepare items on (they are prepared on the applier's thread): ${String(error)}`, undefined, 'warn');
       PREPARER.set(null);
     }
   }
@@ -158,7 +158,7 @@ function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, posi
     const timer = setTimeout(() => {
       // The thread still has the slot until it answers (the answer then frees it).
       pending.settle = undefined;
-      log(`preparing ${positions.length} items ahead took too long (the applier prepares them)`);
+      log(`preparing ${positions.length} items ahead took too long (the applier prepares them)`, undefined, 'warn');
       settle(undefined);
     }, 10_000 + positions.length);
     timer.unref();

@@ -129,7 +129,9 @@ export function trackAnswer(req: http.IncomingMessage, res: http.ServerResponse)
  * own handler, and writing at once, cut it off: the client met a reset or another request's error.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A client that half-closed in the middle of a body (HPE_INVALID_EOF_STATE) left: the request
+  // it was sending never completes, so an answer waiting for it would wait for good.
+  if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || !socket.writable) {
     socket.destroy();
     return;
   }

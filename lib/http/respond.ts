@@ -4,7 +4,8 @@ import { AppError, statusOf } from './errors';
 import { acceptsGzip, gzipChunks } from './gzip-chunks';
 import { describeZodError } from './zod-message';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, noteDatabaseDown } from '@/lib/runtime/database-health';
-import { describeError } from '@/lib/runtime/log';
+import { describeError, log } from '@/lib/runtime/log';
+import { currentRequest, noteRequestError } from '@/lib/runtime/request-context';
 
 export function errorBody(message: string) {
   return { status: 'error', payload: { message } };
@@ -13,6 +14,7 @@ export function errorBody(message: string) {
 export function errorResponse(error: unknown): Response {
   if (error instanceof ZodError) error = new AppError('VALIDATION', describeZodError(error));
   if (error instanceof AppError) {
+    noteRequestError(error.message);
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
     // The rest of an oversized body was never read: the connection cannot carry another request.
@@ -22,10 +24,13 @@ export function errorResponse(error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
     // CONTRACT §9: nothing accepted is lost; the client tries again.
     noteDatabaseDown(describeError(error));
+    noteRequestError('The database is unavailable');
     return Response.json(errorBody('The database is unavailable; retry shortly'), { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
   }
-  const requestId = crypto.randomUUID();
-  console.error(`[${requestId}] unexpected error`, error);
+  // The id the answer's X-Request-Id carries (bin/start.ts), so a client's report finds the line.
+  const requestId = currentRequest()?.requestId ?? crypto.randomUUID();
+  log('unexpected error', { err: error, requestId }, 'error');
+  noteRequestError('Internal error');
   return Response.json(errorBody(`Internal error (request id ${requestId})`), { status: 500 });
 }
 

@@ -55,7 +55,7 @@ export function startScanThread(): void {
   try {
     worker = new Worker(load, { eval: true, workerData: { slots, nice } });
   } catch (error) {
-    log(`no thread to scan request bodies on (they are scanned where they arrive): ${String(error)}`);
+    log(`no thread to scan request bodies on (they are scanned where they arrive): ${String(error)}`, undefined, 'warn');
     return;
   }
   worker.unref();
@@ -70,7 +70,7 @@ export function startScanThread(): void {
   });
   const fail = (error: unknown) => {
     if (scanner.broken) return;
-    log(`the thread scanning request bodies stopped (they are scanned where they arrive): ${String(error)}`);
+    log(`the thread scanning request bodies stopped (they are scanned where they arrive): ${String(error)}`, undefined, 'warn');
     stopped(scanner);
   };
   worker.on('error', fail);

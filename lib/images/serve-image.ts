@@ -85,7 +85,7 @@ async function keep(file: string, bytes: Buffer): Promise<void> {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, bytes);
   } catch (error) {
-    log(`image cache not written: ${error instanceof Error ? error.message : String(error)}`);
+    log(`image cache not written: ${error instanceof Error ? error.message : String(error)}`, undefined, 'warn');
   }
 }
 

@@ -5,8 +5,9 @@ import { queueFailureNotice } from '@/lib/mail/failure-notice';
 import type { AppContext } from '@/lib/runtime/context';
 import type { ImportOutcome } from '@/lib/catalog/import-outcome';
 import { metrics } from '@/lib/runtime/metrics';
+import { log } from '@/lib/runtime/log';
 
-type Finished = {
+export type Finished = {
   id: number;
   seconds: number;
   operation: string;
@@ -39,11 +40,28 @@ function noteFinished(record: Finished): void {
   applyDuration.observe({ operation }, record.seconds);
 }
 
+/** The import's last step logged, once the transaction that settled it has committed. */
+export function logFinished(shopId: string, record: Finished): void {
+  const fields = {
+    shopId,
+    importId: record.id,
+    operation: record.operation,
+    items: record.items_total,
+    applied: record.items_applied,
+    rejected: record.items_rejected,
+    ms: Math.round(record.seconds * 1000),
+    message: record.message ?? undefined,
+  };
+  if (record.status === 'done') log('import applied', fields);
+  else log('import failed', fields, 'warn');
+}
+
 /**
  * Settles an import inside the transaction that applied it: the record, the catalog version,
- * the webhook and the failure notice all commit together with the data, or not at all.
+ * the webhook and the failure notice all commit together with the data, or not at all. The record
+ * is for logFinished once that commit is done.
  */
-export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: string, importId: number, outcome: ImportOutcome, failure?: string): Promise<void> {
+export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: string, importId: number, outcome: ImportOutcome, failure?: string): Promise<Finished> {
   const failed = failure !== undefined || outcome.rejected > 0;
   // A failure keeps the count intake took; otherwise the applier's count stands.
   const itemsTotal = failure
@@ -79,4 +97,5 @@ export async function finishImport(ctx: AppContext, tx: TransactionSql, shopId: 
     await enqueue(ctx.boss, 'webhooksDeliver', { shopId, importId, url: record.webhook, body }, { tx });
   }
   if (failed) await queueFailureNotice(ctx, tx, shopId, { ...record, errors: outcome.errors });
+  return record;
 }

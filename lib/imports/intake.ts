@@ -14,6 +14,7 @@ import { operationFor, operations, type ImportMethod, type Resource } from './op
 import { Phases } from '@/lib/runtime/phases';
 import { ProductMethod, WebhookUrl } from './schemas';
 import { metrics } from '@/lib/runtime/metrics';
+import { log } from '@/lib/runtime/log';
 
 const SHOP_INTAKE_LOCK = 7_300;
 
@@ -91,6 +92,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   phases.mark('store');
   phases.report(`intake ${importId}`);
   metrics().importsAccepted.inc({ operation });
+  log('import accepted', { shopId: shop.id, importId, operation, items: itemsTotal, bytes: raw.length });
   // Only a process that applies imports itself can take the body over.
   if (ctx.settings.workers) {
     handOver(importId, { raw, members, stored: kept });

@@ -10,11 +10,12 @@ import { scanJson } from '@/lib/http/json-scan';
 import type { AppContext } from '@/lib/runtime/context';
 import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
 import { decompressBody, type BodyEncoding } from './body-codec';
-import { finishImport } from './finish-import';
+import { finishImport, logFinished, type Finished } from './finish-import';
 import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
 import { Phases } from '@/lib/runtime/phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { log } from '@/lib/runtime/log';
 
 
 type Pending = { id: number; operation: Operation };
@@ -202,16 +203,19 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
   const { attempts } = claimed;
   if (attempts > MAX_ATTEMPTS) {
     const message = `Import could not be applied: gave up after ${MAX_ATTEMPTS} attempts that each ended without an answer`;
-    await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
+    logFinished(shopId, await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message)));
     return;
   }
+  log('import started', { shopId, importId: pending.id, operation: pending.operation, attempt: attempts });
+  // Logged after the try: nothing that goes wrong after the commit may fail a committed import.
+  let committed: Finished | undefined;
   try {
     const phases = new Phases();
     const taken = ahead ? undefined : takeOver(pending.id);
     const handed = ahead?.body ?? (taken ? await unpacked(taken) : undefined);
     const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
     phases.mark(ahead ? (ahead.stored ? 'body read ahead from storage' : 'body handed over ahead') : taken ? ('raw' in taken ? 'body handed over' : 'body handed over compressed') : 'body read');
-    const version = await ctx.sql.begin(async (tx) => {
+    const finished = await ctx.sql.begin(async (tx) => {
       // Its commit does not wait for the WAL to reach the disk (20–50 ms an import of 5,000
       // items at 1,000,000 products): what it writes is made again from the import's body, which intake stored
       // durably. A crash of PostgreSQL within the moment before the WAL is flushed loses the
@@ -225,13 +229,14 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
       if (current.status !== 'queued' && current.status !== 'running') return undefined;
       phases.mark('lock');
       const outcome = await applyOperation(tx, shopId, pending.operation, body, phases, ahead?.items);
-      await finishImport(ctx, tx, shopId, pending.id, outcome);
+      const record = await finishImport(ctx, tx, shopId, pending.id, outcome);
       phases.mark('finish');
-      return outcome.version;
+      return { version: outcome.version, record };
     });
-    noteCommitted(shopId, version);
+    noteCommitted(shopId, finished?.version);
     phases.mark('commit');
     phases.report(`${pending.operation} ${pending.id}`);
+    committed = finished?.record;
   } catch (error) {
     notCommitted(shopId);
     if (isTransient(error)) throw error;
@@ -241,7 +246,8 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
     // carry a reference to them.
     const reference = randomUUID();
     const message = `Import could not be applied: an internal error (reference ${reference}); nothing of it was stored`;
-    console.error(`[vitrine] [${reference}] import ${pending.id} of shop ${shopId} failed`, error);
-    await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
+    log('import could not be applied', { shopId, importId: pending.id, operation: pending.operation, reference, err: error }, 'error');
+    committed = await ctx.sql.begin((tx) => finishImport(ctx, tx, shopId, pending.id, new ImportOutcome(), message));
   }
+  if (committed) logFinished(shopId, committed);
 }

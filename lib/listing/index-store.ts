@@ -156,10 +156,10 @@ function startRefresh(shopId: string, entry: Entry): void {
       entry.building = null;
       // A shop that searches gets its word index rebuilt with the listing index.
       const search = previous?.cache.has('search') && !index.cache.has('search') ? searchIndexFor(index, true) : undefined;
-      if (previous) await warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`));
+      if (previous) await warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`, { shopId }, 'warn'));
       await search?.catch(() => undefined);
     })
-    .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`))
+    .catch((error) => log(`listing index refresh of shop ${shopId} failed: ${String(error)}`, { shopId, err: error }, 'error'))
     .finally(() => {
       entry.building = null;
       entry.settling = false;
@@ -276,7 +276,7 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
   const s = store();
   s.listening ??= listen(sql).catch((error) => {
     s.listening = null;
-    log(`listing could not listen for catalog changes: ${String(error)}`);
+    log(`listing could not listen for catalog changes: ${String(error)}`, undefined, 'error');
   });
   await s.listening;
   let entry = s.entries.get(shopId);

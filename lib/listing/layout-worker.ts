@@ -51,13 +51,13 @@ function layoutWorker(): LayoutWorker | null {
         else task?.resolve(result!);
       });
       worker.on('error', (error) => {
-        log(`the layout worker failed (builds lay out on their own thread): ${String(error)}`);
+        log(`the layout worker failed (builds lay out on their own thread): ${String(error)}`, undefined, 'warn');
         fail(error);
       });
       worker.on('exit', () => fail(new Error('the layout worker exited')));
       LAYOUT.set(started);
     } catch (error) {
-      log(`no layout worker (builds lay out on their own thread): ${String(error)}`);
+      log(`no layout worker (builds lay out on their own thread): ${String(error)}`, undefined, 'warn');
       LAYOUT.set(null);
     }
   }

@@ -7,6 +7,7 @@ import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
 import { eventually } from '@/lib/testing/receivers';
+import { logLines } from '@/lib/testing/log-lines';
 
 const fixture = serverWithDatabase();
 
@@ -273,7 +274,10 @@ describe('an unexpected failure', () => {
       expect(body.status).toBe('error');
       const requestId = /^Internal error \(request id ([0-9a-f-]{36})\)$/.exec(body.payload.message)?.[1];
       expect(requestId).toBeDefined();
-      expect(fixture.server.output()).toMatch(new RegExp(`\\[${requestId}\\] unexpected error[^]*listing_template`));
+      // The answer's X-Request-Id names it too, and the error's log line carries it with the details.
+      expect(response.headers.get('x-request-id')).toBe(requestId);
+      const logged = logLines(fixture.server.output()).find((line) => line.msg === 'unexpected error' && line.requestId === requestId);
+      expect(logged, fixture.server.output().slice(-3000)).toMatchObject({ level: 50, err: { message: expect.stringContaining('listing_template') } });
     } finally {
       await fixture.database.ctx.sql`alter table shops rename column listing_template_gone to listing_template`;
     }

@@ -180,12 +180,12 @@ function counter(): Counter | null {
       const started: Counter = { worker, control, port: port1, broken: false, used: false, busy: false };
       worker.on('error', (error) => {
         started.broken = true;
-        log(`the counting worker failed (counting goes on in one thread): ${String(error)}`);
+        log(`the counting worker failed (counting goes on in one thread): ${String(error)}`, undefined, 'warn');
       });
       worker.on('exit', () => (started.broken = true));
       COUNTER.set(started);
     } catch (error) {
-      log(`no counting worker (counting goes on in one thread): ${String(error)}`);
+      log(`no counting worker (counting goes on in one thread): ${String(error)}`, undefined, 'warn');
       COUNTER.set(null);
     }
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ItemInput } from '@/lib/catalog/product-schema';
 import { CategoryInput, LocationInput } from '@/lib/catalog/schemas';
 import { IMAGE_SIZES } from '@/lib/images/image-urls';
+import { SANE_REQUEST_ID } from '@/lib/runtime/request-context';
 import { examples } from './examples';
 import * as schemas from './schemas';
 
@@ -142,6 +143,31 @@ const listingParameters = [
 
 const listingAnswers = { '200': { description: 'The listing (spec 2.10)', content: json('Listing', examples.listing) }, ...errors(400, 429, 503) };
 
+const requestIdParameter = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description: 'An id of the client\'s for this request, echoed in the answer\'s X-Request-Id and logged with it',
+  schema: { type: 'string', pattern: SANE_REQUEST_ID.source },
+};
+const requestIdHeader = {
+  description: 'The request\'s id in the service\'s log: the client\'s X-Request-Id when it sent a sane one, else a new UUID',
+  schema: { type: 'string' },
+};
+
+/** Every operation takes X-Request-Id and every answer carries it (bin/start.ts sets it on all). */
+function withRequestIds(paths: Record<string, Record<string, Json>>): Record<string, Record<string, Json>> {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      operation.parameters = [...((operation.parameters as Json[] | undefined) ?? []), { $ref: '#/components/parameters/RequestId' }];
+      for (const response of Object.values(operation.responses as Record<string, Json>)) {
+        response.headers = { ...((response.headers as Json | undefined) ?? {}), 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+      }
+    }
+  }
+  return paths;
+}
+
 export function openApiDocument(): Json {
   return {
     openapi: '3.1.0',
@@ -152,7 +178,8 @@ export function openApiDocument(): Json {
         'Bulk import of categories, locations and products; product listing and collections; email flags. ' +
         'Import endpoints authenticate with shop_id and shop_secret in the JSON body; storefront reads take shop_id alone. ' +
         'Every error answer is `{"status":"error","payload":{"message":"..."}}`. Limits: 35 MiB a request (413), ' +
-        'Content-Type application/json on bodies (415), 40 authenticated writes a minute per shop (429 with Retry-After).',
+        'Content-Type application/json on bodies (415), 40 authenticated writes a minute per shop (429 with Retry-After). ' +
+        'Every answer carries X-Request-Id, the id its log lines carry (a 500\'s body names it too): send your own to find them.',
     },
     tags: [
       { name: 'Imports', description: 'Asynchronous: 204 once stored, applied in arrival order per shop' },
@@ -161,7 +188,7 @@ export function openApiDocument(): Json {
       { name: 'Images', description: 'Resized product images' },
       { name: 'Operations', description: 'Health and readiness' },
     ],
-    paths: {
+    paths: withRequestIds({
       '/import/categories': {
         post: importOperation('Replace the shop\'s category tree', 'CategoriesImport', examples.categories, 'Imports'),
         put: importOperation('Add or update the listed categories', 'CategoriesImport', examples.categories, 'Imports'),
@@ -252,7 +279,7 @@ export function openApiDocument(): Json {
           },
         },
       },
-    },
-    components: { schemas: componentSchemas() },
+    }),
+    components: { schemas: componentSchemas(), parameters: { RequestId: requestIdParameter }, headers: { RequestId: requestIdHeader } },
   };
 }

@@ -57,7 +57,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
       useListenNotify: options.maintenance,
       application_name: 'vitrine-jobs',
     });
-    boss.on('error', (error) => log(`jobs: ${describeError(error)}`));
+    boss.on('error', (error) => log(`jobs: ${describeError(error)}`, undefined, 'error'));
     await boss.start();
     await createQueues(boss, settings.webhooks, { update: !options.shortLived });
     const ctx: AppContext = { sql: database.sql, db: database.db, boss, settings, sealKey };
@@ -73,7 +73,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
         stopWatching?.();
         setAppContext(undefined);
         // Jobs still running after 10 s are left: pg-boss hands them out again after the restart.
-        await jobsBoss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log(`jobs stop: ${describeError(e)}`));
+        await jobsBoss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log(`jobs stop: ${describeError(e)}`, undefined, 'error'));
         await db.close().catch(() => {});
         await embedded?.stop();
       },

@@ -44,7 +44,7 @@ const health = processWide<Health>('database-health').getOrMake(() => ({ down: n
 export function noteDatabaseDown(reason: string): void {
   if (health.down) return;
   health.down = { since: Date.now(), reason };
-  log(`database unreachable (${reason}): API calls answer 503 until it is back`);
+  log(`database unreachable (${reason}): API calls answer 503 until it is back`, undefined, 'error');
 }
 
 /** Notes that PostgreSQL answers again. */

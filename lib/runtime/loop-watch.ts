@@ -17,7 +17,7 @@ export function watchEventLoop(): () => void {
     expected = now + TICK_MS;
     if (late > longest) longest = late;
     // With the monotonic clock's µs (what a CPU profile's timestamps count), to find what ran.
-    if (late > STALL_MS) log(`event loop stalled ${late.toFixed(0)} ms (until ${process.hrtime.bigint() / 1000n} µs)`);
+    if (late > STALL_MS) log(`event loop stalled ${late.toFixed(0)} ms (until ${process.hrtime.bigint() / 1000n} µs)`, undefined, 'warn');
   }, TICK_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -26,6 +26,19 @@ function list(name: string): string[] {
     .filter(Boolean);
 }
 
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevelSetting = (typeof LOG_LEVELS)[number];
+
+/**
+ * LOG_LEVEL: the least severe events written (default info), and the value refused if it names no
+ * level. Read apart from the other settings: the log must work when another setting is wrong, to
+ * say so.
+ */
+export function readLogLevel(): { level: LogLevelSetting; refused?: string } {
+  const wanted = (process.env.LOG_LEVEL || 'info').trim().toLowerCase();
+  return (LOG_LEVELS as readonly string[]).includes(wanted) ? { level: wanted as LogLevelSetting } : { level: 'info', refused: process.env.LOG_LEVEL };
+}
+
 export function readSettings() {
   const limitsOn = process.env.LIMITS !== 'off';
   return {

@@ -21,7 +21,7 @@ export type ShutdownOptions = {
 export function onShutdownSignal(stop: () => Promise<void>, { deadlineMs = SHUTDOWN_DEADLINE_MS, abandon }: ShutdownOptions = {}): void {
   let stopping = false;
   const giveUp = (why: string) => {
-    log(`${why}: exiting without a graceful stop`);
+    log(`${why}: exiting without a graceful stop`, undefined, 'warn');
     try {
       abandon?.();
     } finally {
@@ -39,7 +39,7 @@ export function onShutdownSignal(stop: () => Promise<void>, { deadlineMs = SHUTD
         process.exit(0);
       })
       .catch((error) => {
-        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`, { err: error }, 'error');
         process.exit(1);
       });
   };

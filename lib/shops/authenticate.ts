@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sql } from 'postgres';
 import { AppError } from '@/lib/http/errors';
+import { noteRequestShop } from '@/lib/runtime/request-context';
 import { DECOY_HASH, verifySecret } from './secrets';
 
 export type ShopIdentity = { id: string; name: string; currency: string };
@@ -50,5 +51,6 @@ export async function authenticateShop(sql: Sql, shopId: unknown, secret: unknow
     select id, name, currency, secret_hash from shops where id = ${id}`;
   const ok = await secretMatches(id, secret, shop?.secret_hash ?? DECOY_HASH);
   if (!shop || !ok) throw new AppError('UNAUTHORIZED', message);
+  noteRequestShop(shop.id);
   return { id: shop.id, name: shop.name, currency: shop.currency };
 }

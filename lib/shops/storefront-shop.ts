@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { AppError } from '@/lib/http/errors';
 import { isDatabaseUnavailable } from '@/lib/runtime/database-health';
+import { noteRequestShop } from '@/lib/runtime/request-context';
 
 // What storefront reads (listing, collections, init) need of a shop. Every listing request asks,
 // so answers are remembered briefly; a changed setting shows within STOREFRONT_SHOP_TTL_MS.
@@ -42,5 +43,6 @@ export async function storefrontShop(sql: Sql, shopId: string): Promise<Storefro
     if (remembered.size > 10_000) remembered.delete(remembered.keys().next().value!);
   }
   if (!known.shop) throw new AppError('VALIDATION', 'Shop not found');
+  noteRequestShop(known.shop.id);
   return known.shop;
 }

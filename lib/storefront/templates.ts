@@ -156,7 +156,7 @@ export function renderTemplateOr(source: string, fallback: string, data: Record<
     if (now - (loggedFailures.get(digest) ?? 0) > 60_000) {
       loggedFailures.set(digest, now);
       if (loggedFailures.size > 1000) loggedFailures.delete(loggedFailures.keys().next().value!);
-      log(`a shop's template (${digest}) failed, the default one was used: ${(error as Error).message}`);
+      log(`a shop's template (${digest}) failed, the default one was used: ${(error as Error).message}`, undefined, 'warn');
     }
     return renderTemplate(fallback, data);
   }

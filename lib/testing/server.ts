@@ -46,8 +46,17 @@ export function startWorker(env: Record<string, string | undefined>): Promise<Te
   return startProcess('bin/worker.ts', /workers running()/, env);
 }
 
+/**
+ * The caller's LOG_LEVEL, unless it would hide the info line the harness waits for (`listening
+ * on`, `workers running`): a server started here logs at debug or info.
+ */
+function passedLogLevel(): string | undefined {
+  const level = process.env.LOG_LEVEL?.trim().toLowerCase();
+  return level === 'debug' || level === 'info' ? level : undefined;
+}
+
 async function startProcess(script: string, ready: RegExp, env: Record<string, string | undefined>): Promise<TestServer> {
-  const merged: Record<string, string | undefined> = { GLIBC_TUNABLES: MALLOC_TUNABLES, ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
+  const merged: Record<string, string | undefined> = { GLIBC_TUNABLES: MALLOC_TUNABLES, ...process.env, LOG_LEVEL: passedLogLevel(), NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', IMPORT_SWEEP_SECONDS: '2', VITRINE_SKIP_BUILD: '1', ...env };
   // An undefined value removes the variable (spawn would pass the string "undefined").
   const childEnv = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
   // SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server of a benchmark.
