@@ -72,10 +72,14 @@ async function startProcess(script: string, ready: RegExp, env: Record<string, s
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start in 90 s:\n${output}`)), 90_000);
+    // Looked for until found, then no more: a server logging a line per request would otherwise
+    // have its whole output scanned again for each chunk it writes (the soak's load generator
+    // spent its time there and fell behind).
     const onData = () => {
       const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
+        child.stderr!.off('data', onData);
         resolve(match[1]);
       }
     };
