@@ -102,15 +102,13 @@ export function renderLiquid(source: string, data: Record<string, unknown>): str
 
 const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
 
-/** An output as Liquid's `escape` makes it: nil is empty, arrays are joined, the rest is String(). */
-function escaped(value: unknown): string {
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : Array.isArray(value) ? value.map(escapedRaw).join('') : String(value);
-  return text.replace(/[&<>"']/g, (char) => ESCAPED[char]);
+/** An output as Liquid writes it: nil is empty, arrays are joined, the rest is String(). */
+function liquidText(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : Array.isArray(value) ? value.map(liquidText).join('') : String(value);
 }
 
-function escapedRaw(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : Array.isArray(value) ? value.map(escapedRaw).join('') : String(value);
-}
+/** An output through Liquid's `escape` (every output of these templates is). */
+const escaped = (value: unknown) => liquidText(value).replace(/[&<>"']/g, (char) => ESCAPED[char]);
 
 type Card = { id?: unknown; url?: unknown; image_url_resized?: Record<string, unknown>; name?: unknown; price_formatted?: unknown; oldprice?: unknown; oldprice_formatted?: unknown };
 
