@@ -173,6 +173,34 @@ function summary(times: number[], failed: number, seconds: number): Load {
 }
 const loadLine = (load: Load) => `${Math.round(load.rate)} requests/s, p50 ${ms(load.p50)} / p95 ${ms(load.p95)} / p99 ${ms(load.p99)} ms, ${load.failed} failed`;
 
+/**
+ * CPU ns the server's threads have run: its serving thread (the main one) and all of them (the
+ * thread pool's compression, the counting threads, the collector's helpers). Per request, the
+ * serving thread's share bounds its throughput whatever else runs on the machine.
+ */
+function serverCpuNs(pid: number): { serving: number; all: number } {
+  const ran = (tid: string) => {
+    try {
+      return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      return 0; // ended meanwhile
+    }
+  };
+  let all = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) all += ran(tid);
+  return { serving: ran(String(pid)), all };
+}
+
+/** The server's CPU ms a request over a load (see serverCpuNs). */
+async function cpuPerRequest(pid: number, load: () => Promise<Load>): Promise<[Load, string]> {
+  const before = serverCpuNs(pid);
+  const result = await load();
+  const after = serverCpuNs(pid);
+  const requests = result.count + result.failed;
+  const perRequest = (ns: number) => (ns / 1e6 / Math.max(1, requests)).toFixed(2);
+  return [result, `serving thread ${perRequest(after.serving - before.serving)} / whole process ${perRequest(after.all - before.all)} ms`];
+}
+
 /** 16 connections, each sending its own random order of `urls` back to back, for `seconds`. */
 async function closedLoop(urls: string[], seconds: number, headers: http.OutgoingHttpHeaders): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -358,8 +386,9 @@ async function benchShape(shape: CatalogShape): Promise<ShapeResults> {
         const shapeUrls = named.flatMap(([, query]) => Array.from({ length: 40 }, (_, k) => listing(coldQuery(query, 100_000 + k))));
         print('HTTP 16 connections, every named shape in turn (gzip)', loadLine(await closedLoop(shapeUrls, HTTP_SECONDS, gzip)));
         const distinctUrls = storefrontQueries(shape, DISTINCT, 3).map(listing);
-        const most = await closedLoop(distinctUrls, HTTP_SECONDS, gzip);
+        const [most, cpu] = await cpuPerRequest(server.process.pid!, () => closedLoop(distinctUrls, HTTP_SECONDS, gzip));
         print(`HTTP 16 connections, ${distinctUrls.length} distinct storefront queries (gzip)`, loadLine(most));
+        print('HTTP server CPU a request, distinct queries', cpu);
         const freshUrls = storefrontQueries(shape, DISTINCT, 4).map(listing);
         for (const share of [0.5, 0.8]) {
           const rate = Math.max(1, Math.round(most.rate * share));

@@ -1,5 +1,4 @@
 import { storedOffers } from '@/lib/catalog/stored-offers';
-import { keepCompressed } from '@/lib/http/gzip-chunks';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
@@ -19,29 +18,81 @@ import { metrics, shopSizeBucket } from '@/lib/runtime/metrics';
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
 // response of spec 2.10 (CONTRACT §4).
 
-type Facet = { value: number; count: number; label: string };
+/**
+ * A dimension's values counted in the result, by count then label in code-unit order (then value
+ * number); their counts are the result's. Numeric params get none: their filter is a range
+ * (numericRange), and a catalog's weights and sizes are most of its values (a value list of each
+ * made every answer walk and sort ~100,000 facets).
+ */
+type Counted = Int32Array;
 
-/** By count, then label in code-unit order (then value number: the sort is stable). */
-function byCountThenLabel(a: Facet, b: Facet): number {
-  return b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
-}
+const NONE: Counted = new Int32Array(0);
 
 /**
- * The values counted in the result, by dimension, by count then label (categories: id). Numeric
- * params get none: their filter is a range (numericRange), and a catalog's weights and sizes are
- * most of its values (a value list of each made every answer walk and sort ~100,000 facets).
+ * Whether a dimension may have values counted in the result. A param dimension's presence is 0
+ * when none of its values is, unless a filter selects it: its values are then counted without
+ * that filter (disjunctive) while its presence is the result's. Presence is not counted below the
+ * params (brands, categories, colors, sizes).
  */
-function facetsByDim(index: ShopIndex, result: EngineResult): Facet[][] {
-  const { counts } = result;
-  return index.dims.map((dimension, dim) => {
-    const list: Facet[] = [];
-    if (dimension.numeric) return list;
-    for (let value = index.dimValues[dim], end = index.dimValues[dim + 1]; value < end; value++) {
-      const count = counts[value];
-      if (count > 0) list.push({ value, count, label: index.valueLabel[value] });
-    }
-    return list.sort(byCountThenLabel);
-  });
+function mayBeCounted(index: ShopIndex, query: ListingQuery, result: EngineResult, dim: number): boolean {
+  return dim < FIRST_PARAM_DIM || result.present[dim] > 0 || query.filters.has(index.dims[dim].key);
+}
+
+function countedByDim(index: ShopIndex, query: ListingQuery, result: EngineResult): Counted[] {
+  return index.dims.map((dimension, dim) => (dimension.numeric || !mayBeCounted(index, query, result, dim) ? NONE : countedValues(index, result.counts, dim)));
+}
+
+/** A dimension's values in code-unit order of their labels (then value number), and each value's place in it. */
+type LabelOrder = { byRank: Int32Array; rankOf: Int32Array };
+
+function labelOrder(index: ShopIndex, dim: number): LabelOrder {
+  const orders = kept<(LabelOrder | undefined)[]>(index, 'label-order', () => []);
+  let order = orders[dim];
+  if (!order) {
+    const from = index.dimValues[dim];
+    const labels = index.valueLabel;
+    const byRank = Int32Array.from({ length: index.dimValues[dim + 1] - from }, (_, i) => from + i).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : a - b));
+    const rankOf = new Int32Array(byRank.length);
+    for (let rank = 0; rank < byRank.length; rank++) rankOf[byRank[rank] - from] = rank;
+    orders[dim] = order = { byRank, rankOf };
+  }
+  return order;
+}
+
+// Scratch for countedValues (answers are made one at a time on the serving thread).
+let countedRanks = new Int32Array(1024);
+let countedCounts = new Int32Array(1024);
+let sortKeys = new Float64Array(1024);
+
+/**
+ * The dimension's counted values in their order (see Counted). Sorted as numbers, each value's
+ * key its count's distance from the largest and its label's rank: sorting objects with a
+ * comparator was most of shaping the facet blocks.
+ */
+function countedValues(index: ShopIndex, counts: Int32Array, dim: number): Counted {
+  const from = index.dimValues[dim];
+  const span = index.dimValues[dim + 1] - from;
+  if (countedRanks.length < span) {
+    countedRanks = new Int32Array(span);
+    countedCounts = new Int32Array(span);
+    sortKeys = new Float64Array(span);
+  }
+  const { byRank, rankOf } = labelOrder(index, dim);
+  let found = 0;
+  let most = 0;
+  for (let i = 0; i < span; i++) {
+    const count = counts[from + i];
+    if (count === 0) continue;
+    countedRanks[found] = rankOf[i];
+    countedCounts[found++] = count;
+    if (count > most) most = count;
+  }
+  // Exact in a double: (most + 1) × span stays far below 2^53 (counts and values are each under 2^31).
+  for (let i = 0; i < found; i++) sortKeys[i] = (most - countedCounts[i]) * span + countedRanks[i];
+  const sorted = sortKeys.subarray(0, found).sort();
+  const values = new Int32Array(found);
+  for (let i = 0; i < found; i++) values[i] = byRank[sorted[i] % span];
+  return values;
 }
 
 /** A numeric param's values in ascending order of their numbers, once per index version (and dimension). */
@@ -80,15 +131,17 @@ function numericRange(index: ShopIndex, result: EngineResult, dim: number): { mi
  * array indexes ("42") come first in ascending order, a repeated key keeps its first place and its
  * last value (objectJson).
  */
-function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], order: ListingQuery['filtersSearchBy']): string {
+function filtersOf(index: ShopIndex, query: ListingQuery, result: EngineResult, counted: Counted[]): string {
   const entries: { name: string; count: number; priority: number; dim: number; range: { min: number; max: number } | null }[] = [];
   for (let dim = FIRST_PARAM_DIM; dim < index.dims.length; dim++) {
     const dimension = index.dims[dim];
+    if (!mayBeCounted(index, query, result, dim)) continue;
     const range = dimension.numeric ? numericRange(index, result, dim) : null;
-    if (dimension.numeric ? range === null : facets[dim].length === 0) continue;
+    if (dimension.numeric ? range === null : counted[dim].length === 0) continue;
     entries.push({ name: dimension.key, count: result.present[dim], priority: dimension.priority, dim, range });
   }
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const order = query.filtersSearchBy;
   entries.sort((a, b) => {
     if (order === 'name') return byName(a, b);
     if (order === 'quantity') return b.count - a.count || byName(a, b);
@@ -98,20 +151,20 @@ function filtersOf(index: ShopIndex, result: EngineResult, facets: Facet[][], or
     entries.map((entry) => entry.name),
     entries.map(({ count, priority, dim, range }) => {
       const head = `{"count":${JSON.stringify(count)},"priority":${JSON.stringify(priority)},"values":`;
-      return range ? `${head}{},"ranges":${JSON.stringify(range)}}` : `${head}${valuesJson(index, dim, facets[dim])}}`;
+      return range ? `${head}{},"ranges":${JSON.stringify(range)}}` : `${head}${valuesJson(index, result.counts, dim, counted[dim])}}`;
     }),
   );
 }
 
 /** `{label: count, …}` for a dimension's counted values, in their order. */
-function valuesJson(index: ShopIndex, dim: number, facets: Facet[]): string {
+function valuesJson(index: ShopIndex, counts: Int32Array, dim: number, values: Counted): string {
   const labels = kept(index, 'label-json', (): (string | undefined)[] => []);
   const plain = kept(index, 'plain-label-dims', (): (boolean | undefined)[] => []);
   // Most dimensions' labels are all distinct and none is an array index: written in order.
   plain[dim] ??= plainKeys(Array.from({ length: index.dimValues[dim + 1] - index.dimValues[dim] }, (_, i) => index.valueLabel[index.dimValues[dim] + i]));
-  if (!plain[dim]) return objectJson(facets.map((facet) => facet.label), facets.map((facet) => String(facet.count)));
+  if (!plain[dim]) return objectJson(Array.from(values, (value) => index.valueLabel[value]), Array.from(values, (value) => String(counts[value])));
   let out = '{';
-  for (let i = 0; i < facets.length; i++) out += `${i === 0 ? '' : ','}${(labels[facets[i].value] ??= `${JSON.stringify(facets[i].label)}:`)}${facets[i].count}`;
+  for (let i = 0; i < values.length; i++) out += `${i === 0 ? '' : ','}${(labels[values[i]] ??= `${JSON.stringify(index.valueLabel[values[i]])}:`)}${counts[values[i]]}`;
   return `${out}}`;
 }
 
@@ -228,13 +281,13 @@ const KEPT_BLOCKS = 32;
  * null to leave it out) and its count. The heads depend on the index alone and are made once per
  * index version (categoryHead, brandHead): an answer writes up to 1,000 of each block.
  */
-function jsonList(facets: Facet[], limit: number, head: (facet: Facet) => string | null): string {
+function jsonList(values: Counted, counts: Int32Array, limit: number, head: (value: number) => string | null): string {
   let out = '[';
   let written = 0;
-  for (let i = 0; i < facets.length && written < limit; i++) {
-    const start = head(facets[i]);
+  for (let i = 0; i < values.length && written < limit; i++) {
+    const start = head(values[i]);
     if (start === null) continue;
-    out += `${written++ === 0 ? '' : ','}${start}${facets[i].count}}`;
+    out += `${written++ === 0 ? '' : ','}${start}${counts[values[i]]}}`;
   }
   return `${out}]`;
 }
@@ -257,9 +310,9 @@ function categoryHead(index: ShopIndex, value: number, categoryLink: CardContext
 }
 
 /** A brand facet's JSON up to its count: `{name, picture, count}` (its cheapest product's spelling and picture). */
-function brandHead(index: ShopIndex, facet: Facet): string {
+function brandHead(index: ShopIndex, value: number): string {
   const heads = kept<string[]>(index, 'brand-heads', () => []);
-  return (heads[facet.value] ??= `${JSON.stringify({ name: facet.label, picture: index.brandPicture.get(facet.value) ?? '' }).slice(0, -1)},"count":`);
+  return (heads[value] ??= `${JSON.stringify({ name: index.valueLabel[value], picture: index.brandPicture.get(value) ?? '' }).slice(0, -1)},"count":`);
 }
 
 /** What `make` gives, kept with the index version under `key`. */
@@ -287,22 +340,23 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
     kept.set(key, hit);
     return hit;
   }
-  const facets = facetsByDim(index, result);
-  const categories = jsonList(facets[DIM_CATEGORY], query.categoryLimit, (facet) => categoryHead(index, facet.value, categoryLink));
-  const brands = jsonList(facets[DIM_BRAND], query.brandLimit, (facet) => brandHead(index, facet));
+  const counted = countedByDim(index, query, result);
+  const { counts } = result;
+  const categories = jsonList(counted[DIM_CATEGORY], counts, query.categoryLimit, (value) => categoryHead(index, value, categoryLink));
+  const brands = jsonList(counted[DIM_BRAND], counts, query.brandLimit, (value) => brandHead(index, value));
   // Each block in a buffer of its own (a small one would otherwise hold a slice of Node's shared
   // 8 KB pool, which the memory budget does not see).
   const json = (value: unknown) => bytesOf(typeof value === 'string' ? value : JSON.stringify(value));
   const bytesOf = (text: string) => {
     const bytes = Buffer.from(text);
-    return keepCompressed(bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+    return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
   };
   const blocks = {
     categories: json(categories),
-    filters: json(filtersOf(index, result, facets, query.filtersSearchBy)),
+    filters: json(filtersOf(index, query, result, counted)),
     industrial: json({
-      fashion_sizes: facets[DIM_SIZE].map((facet) => ({ size: facet.label, count: facet.count })),
-      colors: facets[DIM_COLOR].map((facet) => ({ color: facet.label, count: facet.count })),
+      fashion_sizes: Array.from(counted[DIM_SIZE], (value) => ({ size: index.valueLabel[value], count: counts[value] })),
+      colors: Array.from(counted[DIM_COLOR], (value) => ({ color: index.valueLabel[value], count: counts[value] })),
     }),
     brands: json(brands),
   };
