@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
-import { catalogOf, itemOf, LARGE, loadCatalog, productId, productOf, queryOf, SMALL, toQuery, type CatalogSizes, type GeneratedCatalog, type GeneratedProduct } from '@/lib/testing/listing-arbitraries';
-import { compareQueries } from '@/lib/testing/listing-compare';
+import { applyChange, catalogOf, changeOf, LARGE, loadCatalog, productOf, queryOf, SMALL, toQuery, type CatalogSizes, type GeneratedCatalog, type GeneratedProduct } from '@/lib/testing/listing-arbitraries';
+import { compareQueries, storeIndexAt } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog } from '@/lib/testing/listing-reference';
-import { buildIndex, catalogState, rebuildIndex, type ShopIndex } from './build-index';
-import { catalogChanged, dropIndexes, indexFor } from './index-store';
+import { buildIndex, rebuildIndex } from './build-index';
+import { dropIndexes } from './index-store';
 
 // The engine against the reference beyond small fresh builds: catalogs of hundreds of products,
 // indexes brought up to date after imports (availability patched, or rebuilt from the previous
@@ -35,37 +34,6 @@ it('answers queries over catalogs of hundreds of products exactly as the referen
   expect(cases).toBe(6 * 24 * 3);
 });
 
-// An import after the first load: products sent again (changed) or new, an availability sync (all
-// others out of stock), a removal.
-const changeOf = (sizes: CatalogSizes) =>
-  fc.oneof(
-    { weight: 2, arbitrary: fc.uniqueArray(fc.nat(sizes.products + 4), { minLength: 1, maxLength: 8 }).chain((numbers) => fc.tuple(...numbers.map((i) => productOf(i, sizes)))).map((put) => ({ put })) },
-    { weight: 2, arbitrary: fc.uniqueArray(fc.nat(sizes.products + 2).map(productId), { maxLength: sizes.products }).map((patch) => ({ patch })) },
-    { weight: 1, arbitrary: fc.uniqueArray(fc.nat(sizes.products).map(productId), { minLength: 1, maxLength: 4 }).map((remove) => ({ remove })) },
-  );
-type Change = { put: GeneratedProduct[] } | { patch: string[] } | { remove: string[] };
-
-/** The change committed; returns the catalog version it made. */
-async function applyChange(shopId: string, change: Change): Promise<number> {
-  await database.ctx.sql.begin(async (tx) => {
-    if ('put' in change) await applyProducts(tx, shopId, 'put', change.put.map(itemOf));
-    else if ('patch' in change) await applyAvailability(tx, shopId, 'patch', change.patch);
-    else await applyAvailability(tx, shopId, 'delete', change.remove);
-  });
-  return (await catalogState(database.ctx.sql, shopId))!.version;
-}
-
-/** The index store's index of the shop once it has caught up with `version` (as a storefront's next read gets it). */
-async function storeIndexAt(shopId: string, version: number): Promise<ShopIndex> {
-  for (let waited = 0; waited < 30_000; waited += 5) {
-    const index = await indexFor(database.ctx.sql, shopId);
-    if (index.version >= version) return index;
-    catalogChanged(shopId, version);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`the index of ${shopId} did not reach version ${version}`);
-}
-
 it('answers as the reference after availability patches, removals and incremental rebuilds', { timeout: 300_000 }, async () => {
   const sql = database.ctx.sql;
   const sizes: CatalogSizes = { ...SMALL, products: 60 };
@@ -75,11 +43,11 @@ it('answers as the reference after availability patches, removals and incrementa
     // Rows with facet values as text tokens (storedFacets other than numbers) make the next build a full one: mostly numbers here.
     fc.asyncProperty(catalogOf(sizes).chain((g) => fc.constantFrom('numbers', 'numbers', 'numbers', g.storedFacets).map((storedFacets) => ({ ...g, storedFacets }))), fc.array(changeOf(sizes), { minLength: 1, maxLength: 4 }), fc.array(queryOf(sizes), { minLength: 6, maxLength: 6 }), async (generated, changes, queries) => {
       const shopId = await loadCatalog(sql, generated);
-      let index = await storeIndexAt(shopId, 0);
+      let index = await storeIndexAt(sql, shopId, 0);
       let direct = index;
       for (const change of changes) {
-        const version = await applyChange(shopId, change);
-        index = await storeIndexAt(shopId, version);
+        const version = await applyChange(sql, shopId, change);
+        index = await storeIndexAt(sql, shopId, version);
         if (index.buildSteps.includes('patched')) kinds.patched++;
         if (index.buildSteps.includes('replayed')) kinds.rebuilt++;
         // The builder's own incremental rebuild, from the previous one (whatever the store did).
@@ -126,7 +94,7 @@ it('answers with 32-bit postings exactly as the reference does', { timeout: 300_
       const asked = queries.map((q) => toQuery(shopId, q));
       cases += await compareQueries(sql, index, await loadReferenceCatalog(sql, shopId), asked);
       // And rebuilt from it after one product changed (its serials replaced).
-      await applyChange(shopId, { put: [withSerials({ ...changed[0], id: catalog.products[7].id }, 1000)] });
+      await applyChange(sql, shopId, { put: [withSerials({ ...changed[0], id: catalog.products[7].id }, 1000)] });
       const rebuilt = (await rebuildIndex(sql, index))!;
       expect(rebuilt.buildSteps).toContain('replayed');
       expect(rebuilt.postings).toBeInstanceOf(Int32Array);

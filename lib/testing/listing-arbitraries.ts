@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import type { Sql } from 'postgres';
-import { applyProducts } from '@/lib/catalog/apply-products';
+import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import type { ListingQuery, SortKey } from '@/lib/listing/query';
@@ -198,4 +198,25 @@ export async function loadCatalog(sql: Sql, value: GeneratedCatalog, shopId?: st
     }
   });
   return shop;
+}
+
+// An import after the first load: products sent again (changed) or new, an availability sync (all
+// others out of stock), a removal.
+export const changeOf = (sizes: CatalogSizes) =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.uniqueArray(fc.nat(sizes.products + 4), { minLength: 1, maxLength: 8 }).chain((numbers) => fc.tuple(...numbers.map((i) => productOf(i, sizes)))).map((put) => ({ put })) },
+    { weight: 2, arbitrary: fc.uniqueArray(fc.nat(sizes.products + 2).map(productId), { maxLength: sizes.products }).map((patch) => ({ patch })) },
+    { weight: 1, arbitrary: fc.uniqueArray(fc.nat(sizes.products).map(productId), { minLength: 1, maxLength: 4 }).map((remove) => ({ remove })) },
+  );
+export type Change = { put: GeneratedProduct[] } | { patch: string[] } | { remove: string[] };
+
+/** The change committed; returns the catalog version it made. */
+export async function applyChange(sql: Sql, shopId: string, change: Change): Promise<number> {
+  return sql.begin(async (tx) => {
+    const outcome =
+      'put' in change ? await applyProducts(tx, shopId, 'put', change.put.map(itemOf)) : await applyAvailability(tx, shopId, 'patch' in change ? 'patch' : 'delete', 'patch' in change ? change.patch : change.remove);
+    if (outcome.rejected > 0) throw new Error(`generated items rejected: ${JSON.stringify(outcome.errors)}`);
+    const [{ version }] = await tx<{ version: number }[]>`select catalog_version::int as version from shops where id = ${shopId}`;
+    return version;
+  });
 }

@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { expect } from 'vitest';
 import { idOf, type ShopIndex } from '@/lib/listing/build-index';
 import { runListing } from '@/lib/listing/engine';
+import { catalogChanged, indexFor } from '@/lib/listing/index-store';
 import type { ListingQuery } from '@/lib/listing/query';
 import { buildSearchIndex, searchDocuments } from '@/lib/listing/search';
 import { referenceListing, type ReferenceAnswer, type ReferenceCatalog } from './listing-reference';
@@ -79,4 +80,15 @@ export async function compareQueries(sql: Sql, index: ShopIndex, reference: Refe
     }
   }
   return cases;
+}
+
+/** The index store's index of the shop once it has caught up with `version` (as a storefront's next read gets it). */
+export async function storeIndexAt(sql: Sql, shopId: string, version: number): Promise<ShopIndex> {
+  for (let waited = 0; waited < 30_000; waited += 5) {
+    const index = await indexFor(sql, shopId);
+    if (index.version >= version) return index;
+    catalogChanged(shopId, version);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the index of ${shopId} did not reach version ${version}`);
 }
