@@ -448,6 +448,7 @@ export class IndexBuilder {
   private dims: Dimension[] = [];
   private dimByKey = new Map<string, number>();
   private paramDims = new Map<string, number>();
+  private prioritized = new Set<number>(); // param dimensions with a priority given
   private valueDim: number[] = [];
   private valueKey: string[] = [];
   private valueLabel: string[] = [];
@@ -534,7 +535,11 @@ export class IndexBuilder {
     } else if (kind === 112 /* 'p' */) {
       const param = parseParamToken(token);
       const dim = this.paramDimension(param.name);
-      if (param.priority !== null && param.priority > this.dims[dim].priority) this.dims[dim].priority = param.priority;
+      // The highest given, even below 0 (0 stands for none given, not for a floor).
+      if (param.priority !== null && (!this.prioritized.has(dim) || param.priority > this.dims[dim].priority)) {
+        this.dims[dim].priority = param.priority;
+        this.prioritized.add(dim);
+      }
       if (param.value !== null) info.values.push(this.value(dim, param.value, param.value));
     }
     return info;
