@@ -356,3 +356,103 @@ export function referenceListing(catalog: ReferenceCatalog, q: ListingQuery): Re
     locations: locations.sort(),
   };
 }
+
+// --- The response's blocks (spec 2.10, CONTRACT §4, decisions "Listing") ---
+
+export type ReferenceResponse = {
+  products_total: number;
+  price_range: { min: number; max: number };
+  price_ranges: ReferenceBucket[];
+  price_median: number;
+  products: string[];
+  categories: { id: string; count: number }[];
+  brands: { name: string; count: number }[];
+  industrial_filters: { fashion_sizes: { size: string; count: number }[]; colors: { color: string; count: number }[] };
+  // In their order: [name, {count, priority, values (in order), ranges}].
+  filters: [string, { count: number; priority: number; values: [string, number][]; ranges?: { min: number; max: number } }][];
+  locations: string[];
+};
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * How a case-folded value (brand, colour, size) is shown: as spelt by the product with the lowest
+ * price, then the lowest id, of the whole catalog; of two spellings on one product, the first in
+ * code-unit order (decisions "Params").
+ */
+function spellings(catalog: ReferenceCatalog, valuesOf: (p: Product) => string[]): Map<string, string> {
+  const shown = new Map<string, string>();
+  const products = [...catalog.products].sort((a, b) => a.price - b.price || byText(a.id, b.id));
+  // Shown without the blanks around it (decisions "Structure (issue 39)").
+  for (const p of products) for (const spelling of valuesOf(p).map((value) => value.trim()).sort(byText)) if (!shown.has(fold(spelling))) shown.set(fold(spelling), spelling);
+  return shown;
+}
+
+/** A param's priority (the highest sent for it, 0 when none is) and whether it is numeric (every value a number or a decimal numeral). */
+function paramKinds(catalog: ReferenceCatalog): Map<string, { priority: number; numeric: boolean }> {
+  const kinds = new Map<string, { priority: number | null; numeric: boolean }>();
+  for (const product of catalog.products) {
+    for (const param of (product.data.params ?? []) as { name: string; value: unknown[]; priority?: number; searchable?: boolean }[]) {
+      if (param.searchable === false || param.name === '') continue;
+      const kind = kinds.get(param.name) ?? { priority: null, numeric: true };
+      if (typeof param.priority === 'number') kind.priority = Math.max(kind.priority ?? -Infinity, param.priority);
+      if (!param.value.every((v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^-?[0-9]+(\.[0-9]+)?$/.test(v)))) kind.numeric = false;
+      kinds.set(param.name, kind);
+    }
+  }
+  return new Map([...kinds].map(([name, kind]) => [name, { priority: kind.priority ?? 0, numeric: kind.numeric }]));
+}
+
+/** The answer's blocks as the listing shapes them, from the reference's answer to `q`. */
+export function referenceResponse(catalog: ReferenceCatalog, q: ListingQuery): ReferenceResponse {
+  const answer = referenceListing(catalog, q);
+  const counted = (dim: string) => Object.entries(answer.facets[dim] ?? {}).filter(([, count]) => count > 0);
+  const byCount = <T extends { count: number }>(label: (entry: T) => string) => (a: T, b: T) => b.count - a.count || byText(label(a), label(b));
+  const brandNames = spellings(catalog, (p) => (p.brand && p.brand.trim() !== '' ? [p.brand] : []));
+  const colorNames = spellings(catalog, (p) => ((p.data.fashion as { colors?: { color?: unknown }[] } | undefined)?.colors ?? []).map((c) => c.color).filter((c): c is string => typeof c === 'string' && c.trim() !== ''));
+  const sizeNames = spellings(catalog, (p) => ((p.data.fashion as { sizes?: unknown[] } | undefined)?.sizes ?? []).map(keyOf).filter((s): s is string => s !== null && s.trim() !== ''));
+  const named = (names: Map<string, string>, dim: string) => counted(dim).map(([key, count]) => ({ name: names.get(key) ?? key, count })).sort(byCount((e) => e.name));
+
+  const kinds = paramKinds(catalog);
+  const filters: ReferenceResponse['filters'] = [];
+  for (const [name, kind] of kinds) {
+    const values = counted(`param:${name}`);
+    if (values.length === 0) continue;
+    const numbers = values.map(([key]) => Number(key));
+    filters.push([
+      name,
+      {
+        count: answer.present[name] ?? 0,
+        priority: kind.priority,
+        values: kind.numeric ? [] : values.sort((a, b) => b[1] - a[1] || byText(a[0], b[0])),
+        ...(kind.numeric ? { ranges: { min: Math.min(...numbers), max: Math.max(...numbers) } } : {}),
+      },
+    ]);
+  }
+  const order = q.filtersSearchBy;
+  filters.sort(([an, a], [bn, b]) => {
+    if (order === 'name') return byText(an, bn);
+    if (order === 'quantity') return b.count - a.count || byText(an, bn);
+    return b.priority - a.priority || b.count - a.count || byText(an, bn);
+  });
+
+  return {
+    products_total: answer.total,
+    price_range: answer.stats?.range ?? { min: 0, max: 0 },
+    price_ranges: answer.stats?.ranges ?? [],
+    price_median: answer.stats?.median ?? 0,
+    products: answer.ids,
+    categories: counted('category')
+      .filter(([id]) => catalog.categories.has(id))
+      .map(([id, count]) => ({ id, count }))
+      .sort(byCount((e) => e.id))
+      .slice(0, q.categoryLimit),
+    brands: named(brandNames, 'brand').slice(0, q.brandLimit),
+    industrial_filters: {
+      fashion_sizes: named(sizeNames, 'size').map(({ name, count }) => ({ size: name, count })),
+      colors: named(colorNames, 'color').map(({ name, count }) => ({ color: name, count })),
+    },
+    filters,
+    locations: answer.locations,
+  };
+}
