@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
-import { applyChange, catalogOf, changeOf, LARGE, loadCatalog, productOf, queryOf, SMALL, toQuery, type CatalogSizes, type GeneratedCatalog, type GeneratedProduct } from '@/lib/testing/listing-arbitraries';
+import { applyChange, catalogOf, propertyRuns, changeOf, LARGE, loadCatalog, productOf, queryOf, SMALL, toQuery, type CatalogSizes, type GeneratedCatalog, type GeneratedProduct } from '@/lib/testing/listing-arbitraries';
 import { compareQueries, storeIndexAt } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog } from '@/lib/testing/listing-reference';
 import { buildIndex, rebuildIndex } from './build-index';
@@ -29,9 +29,9 @@ it('answers queries over catalogs of hundreds of products exactly as the referen
       const index = await buildIndex(sql, shopId);
       cases += await compareQueries(sql, index, await loadReferenceCatalog(sql, shopId), queries.map((q) => toQuery(shopId, q)));
     }),
-    { numRuns: 6, endOnFailure: true },
+    { numRuns: propertyRuns(6), endOnFailure: true },
   );
-  expect(cases).toBe(6 * 24 * 3);
+  expect(cases).toBe(propertyRuns(6) * 24 * 3);
 });
 
 it('answers as the reference after availability patches, removals and incremental rebuilds', { timeout: 300_000 }, async () => {
@@ -59,7 +59,7 @@ it('answers as the reference after availability patches, removals and incrementa
         cases += await compareQueries(sql, direct, reference, asked);
       }
     }),
-    { numRuns: 15, endOnFailure: true },
+    { numRuns: propertyRuns(15), endOnFailure: true },
   );
   expect(kinds.patched).toBeGreaterThan(3);
   expect(kinds.rebuilt).toBeGreaterThan(3);
@@ -100,7 +100,7 @@ it('answers with 32-bit postings exactly as the reference does', { timeout: 300_
       expect(rebuilt.postings).toBeInstanceOf(Int32Array);
       cases += await compareQueries(sql, rebuilt, await loadReferenceCatalog(sql, shopId), asked);
     }),
-    { numRuns: 2, endOnFailure: true },
+    { numRuns: propertyRuns(2), endOnFailure: true },
   );
-  expect(cases).toBe(2 * 12 * 3);
+  expect(cases).toBe(propertyRuns(2) * 12 * 3);
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
-import { catalogOf, loadCatalog, queryOf, SMALL, toQuery, type GeneratedCatalog, type GeneratedQuery } from '@/lib/testing/listing-arbitraries';
+import { catalogOf, loadCatalog, propertyRuns, queryOf, SMALL, toQuery, type GeneratedCatalog, type GeneratedQuery } from '@/lib/testing/listing-arbitraries';
 import { comparable, compareQueries, engineAnswer } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog, referenceListing } from '@/lib/testing/listing-reference';
 import { buildIndex } from './build-index';
@@ -44,7 +44,7 @@ it('answers every generated query exactly as the reference does', { timeout: 300
       cases += await compareQueries(database.ctx.sql, index, reference, queries.map((q) => toQuery(shopId, q)));
     }),
     // No shrinking: each step would rebuild a catalog in PostgreSQL; the failing query is in the message.
-    { numRuns: Number(process.env.LISTING_PROPERTY_RUNS ?? 100), endOnFailure: true },
+    { numRuns: Number(process.env.LISTING_PROPERTY_RUNS ?? propertyRuns(100)), endOnFailure: true },
   );
   expect(cases).toBeGreaterThanOrEqual(6000);
 });
@@ -88,7 +88,7 @@ it('prices by the cheapest offer in the asked locations, ties going to the lowes
         shown += engine.shown.filter((product) => product.location !== null).length;
       }
     }),
-    { numRuns: 30, endOnFailure: true },
+    { numRuns: propertyRuns(30), endOnFailure: true },
   );
   expect(shown).toBeGreaterThan(500);
 });
@@ -124,8 +124,8 @@ it('answers queries for locations alone exactly as the reference does', { timeou
         }
       }
     }),
-    { numRuns: 60, endOnFailure: true },
+    { numRuns: propertyRuns(60), endOnFailure: true },
   );
-  expect(cases).toBe(3600);
+  expect(cases).toBe(propertyRuns(60) * 60);
   expect(mixed).toBeGreaterThan(20);
 });

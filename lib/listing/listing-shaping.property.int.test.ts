@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { applyChange, catalogOf, changeOf, loadCatalog, queryOf, type CatalogSizes, type GeneratedQuery } from '@/lib/testing/listing-arbitraries';
+import { applyChange, catalogOf, propertyRuns, changeOf, loadCatalog, queryOf, type CatalogSizes, type GeneratedQuery } from '@/lib/testing/listing-arbitraries';
 import { storeIndexAt } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog, referenceResponse, type ReferenceCatalog, type ReferenceResponse } from '@/lib/testing/listing-reference';
 import { dropIndexes } from './index-store';
@@ -141,7 +141,7 @@ it('shapes every answer as the reference does, before and after patches and rebu
         }
       },
     ),
-    { numRuns: 20, endOnFailure: true },
+    { numRuns: propertyRuns(20), endOnFailure: true },
   );
   expect(refreshed).toBeGreaterThan(5);
   expect(cases).toBeGreaterThan(320);

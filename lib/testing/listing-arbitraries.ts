@@ -31,20 +31,30 @@ const oldprice = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { we
 // Given as is (CONTRACT §3): decimals, 0, below zero; absent mostly (then computed at import).
 const discountPercent = fc.option(fc.constantFrom<number>(0, 20.4, 20.6, 50, -5, 99.5), { nil: undefined, freq: 4 });
 
-const PARAM_NAMES = ['Color', 'Size', 'Flag', 'Material', 'Mat\u001fé', 'Weight', 'Länge'];
+// Each name with values of its kind, so that numeric params (ranges) stay numeric across a large
+// catalog: text, numbers (with decimals, below zero, numerals written as text), Booleans, mixed.
+const TEXTS = fc.array(fc.constantFrom('red', 'blue', 'green', 'gr\u001eey', 'Red'), { minLength: 1, maxLength: 2 });
+const NUMBERS = fc.array(fc.constantFrom<number | string>(1, 2, 10, -1.5, 0.25, -3, 0, 1234.5, '2.50', '-4', '10'), { minLength: 1, maxLength: 3 });
+const FLAGS = fc.constantFrom<unknown[]>([true], [false], [true, false]);
+const PARAM_VALUES: Record<string, fc.Arbitrary<unknown[]>> = {
+  Color: TEXTS,
+  Material: TEXTS,
+  Weight: NUMBERS,
+  Länge: NUMBERS,
+  Flag: FLAGS,
+  // Names and values with the stored facet tokens' separators (U+001F, U+001E) must still work.
+  'Mat\u001fé': fc.oneof(TEXTS, NUMBERS),
+  Size: fc.oneof(TEXTS, NUMBERS, FLAGS),
+};
 const params = fc.uniqueArray(
-  fc.record({
-    // Names and values with the stored facet tokens' separators (U+001F, U+001E) must still work.
-    name: fc.constantFrom(...PARAM_NAMES),
-    value: fc.oneof(
-      fc.array(fc.constantFrom('red', 'blue', 'green', 'gr\u001eey', 'Red'), { minLength: 1, maxLength: 2 }),
-      // Numbers with decimals and below zero, and numerals written as text.
-      fc.array(fc.constantFrom<number | string>(1, 2, 10, -1.5, 0.25, -3, 0, 1234.5, '2.50', '-4', '10'), { minLength: 1, maxLength: 3 }),
-      fc.constantFrom([true], [false]),
-    ),
-    priority: fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
-    searchable: fc.option(fc.constant(false), { nil: undefined, freq: 5 }),
-  }),
+  fc.constantFrom(...Object.keys(PARAM_VALUES)).chain((name) =>
+    fc.record({
+      name: fc.constant(name),
+      value: PARAM_VALUES[name],
+      priority: fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
+      searchable: fc.option(fc.constant(false), { nil: undefined, freq: 5 }),
+    }),
+  ),
   { selector: (p) => p.name, maxLength: 4 },
 );
 
@@ -134,7 +144,7 @@ export const queryOf = (sizes: CatalogSizes) =>
       { weight: 2, arbitrary: fc.constant<[string, string[]][]>([]) },
       {
         weight: 1,
-        arbitrary: fc.uniqueArray(fc.tuple(fc.constantFrom('Color', 'Size', 'Flag', 'Weight', 'Nope'), fc.array(fc.constantFrom('red', 'blue', '1', '10', 'true', '-1.5', '2.50', '0.25'), { minLength: 1, maxLength: 2 })), {
+        arbitrary: fc.uniqueArray(fc.tuple(fc.constantFrom('Color', 'Size', 'Flag', 'Weight', 'Länge', 'Nope'), fc.array(fc.constantFrom('red', 'blue', '1', '10', 'true', 'false', '-1.5', '2.50', '0.25'), { minLength: 1, maxLength: 2 })), {
           selector: (f) => f[0],
           maxLength: 2,
         }),
@@ -219,4 +229,9 @@ export async function applyChange(sql: Sql, shopId: string, change: Change): Pro
     const [{ version }] = await tx<{ version: number }[]>`select catalog_version::int as version from shops where id = ${shopId}`;
     return version;
   });
+}
+
+/** A property's runs: `base`, times LISTING_PROPERTY_SCALE when set (a longer hunt for discrepancies). */
+export function propertyRuns(base: number): number {
+  return Math.max(1, Math.round(base * Number(process.env.LISTING_PROPERTY_SCALE ?? 1)));
 }
