@@ -13,7 +13,7 @@ import { SEARCH_FIELDS, type SearchField } from '@/lib/listing/search-text';
 // the BMP, and words whose folding is not plain (ß, İ, ı, ё, й, combining marks).
 
 export const CATEGORY_NAMES = ['Shoes', 'Boots', 'Books', 'Hats', 'Crème', 'Socks', 'Straße', 'İzmir', 'Ёлки', 'Caps', 'Coats', 'Bags'];
-const WORDS = ['red', 'running', 'shoe', 'Brûlée', 'winter', 'boot', 'book', 'hat', 'Straße', 'İstanbul', 'ёлка', 'e\u0301te\u0301', 'ılık', 'Йогурт'];
+const WORDS = ['red', 'running', 'shoe', 'Brûlée', 'winter', 'boot', 'book', 'hat', 'Straße', 'İstanbul', 'ёлка', 'e\u0301te\u0301', 'ılık', 'Йогурт', 'ΟΔΟΣ', 'Οδοστρωμα', 'δρόμος'];
 const BRANDS = ['Acme', 'acme', 'Beta', ' Gamma ', 'Straße', 'STRAẞE', '😀 Smile'];
 const LOCATION_IDS = (count: number) => [...Array.from({ length: count }, (_, i) => `l${i}`), 'lx'];
 
@@ -126,7 +126,7 @@ export type GeneratedCatalog = typeof catalogOf extends (...args: never[]) => fc
 const list = <T>(values: T[], max = 2) =>
   fc.oneof({ weight: 3, arbitrary: fc.constant<T[]>([]) }, { weight: 1, arbitrary: fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max }) });
 
-export const SEARCHES = ['red', 'sho', 'boot b', 'CREME', 'julia', 'acme', 'blu', 'r', 'STRAẞE', 'strasse', 'straß', 'istan', 'İSTANBUL', 'ёлк', 'ЕЛКА', 'ete', 'été', 'ılı', 'иогурт', 'red boot red', '--', 'лев', '😀'];
+export const SEARCHES = ['red', 'sho', 'boot b', 'CREME', 'julia', 'acme', 'blu', 'r', 'STRAẞE', 'strasse', 'straß', 'istan', 'İSTANBUL', 'ёлк', 'ЕЛКА', 'ete', 'été', 'ılı', 'иогурт', 'red boot red', '--', 'лев', '😀', 'ΟΔΟΣ', 'οδοσ', 'οδος', 'ΔΡΟΜΟΣ'];
 
 export const queryOf = (sizes: CatalogSizes) =>
   fc.record({

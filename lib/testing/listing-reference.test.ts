@@ -7,6 +7,7 @@ it('folds words as decisions "Search" says, with the table for letters that are 
   expect(referenceWords('Straße STRAẞE strasse')).toEqual(['straße', 'straße', 'strasse']);
   expect(referenceWords('İSTANBUL ılık')).toEqual(['istanbul', 'ılık']);
   expect(referenceWords('Ёлка, ЙОГУРТ')).toEqual(['елка', 'иогурт']);
+  expect(referenceWords('ΟΔΟΣ οδος Δρόμος')).toEqual(['οδοσ', 'οδοσ', 'δρομοσ']);
   expect(referenceWords('cre\u0300me brûlée \u0301x')).toEqual(['creme', 'brulee', 'x']);
   expect(referenceWords('RX-1 😀 𝒜b')).toEqual(['rx', '1', '𝒜b']);
   expect(referenceWords(' -- ')).toEqual([]);

@@ -61,8 +61,9 @@ const MAX_QUERY_WORDS = 32;
 
 // Letters whose folding is not plain "lower-case, drop the accents", and what they fold to. The
 // sharp s and the dotless i are letters of their own (no accent to drop): kept; İ's dot, ё's
-// diaeresis and й's breve are marks once decomposed: dropped.
-export const FOLDS: Record<string, string> = { ß: 'ß', ẞ: 'ß', İ: 'i', ı: 'ı', Ё: 'е', ё: 'е', Й: 'и', й: 'и' };
+// diaeresis and й's breve are marks once decomposed: dropped; the final sigma is a sigma (folding
+// is case-insensitive, and ς is how Σ is lower-cased at a word's end).
+export const FOLDS: Record<string, string> = { ß: 'ß', ẞ: 'ß', İ: 'i', ı: 'ı', Ё: 'е', ё: 'е', Й: 'и', й: 'и', Σ: 'σ', ς: 'σ' };
 const MARK = /^\p{M}$/u;
 const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
 
