@@ -34,7 +34,7 @@ const discountPercent = fc.option(fc.constantFrom<number>(0, 20.4, 20.6, 50, -5,
 // Each name with values of its kind, so that numeric params (ranges) stay numeric across a large
 // catalog: text, numbers (with decimals, below zero, numerals written as text), Booleans, mixed.
 const TEXTS = fc.array(fc.constantFrom('red', 'blue', 'green', 'gr\u001eey', 'Red'), { minLength: 1, maxLength: 2 });
-const NUMBERS = fc.array(fc.constantFrom<number | string>(1, 2, 10, -1.5, 0.25, -3, 0, 1234.5, '2.50', '-4', '10'), { minLength: 1, maxLength: 3 });
+const NUMBERS = fc.array(fc.constantFrom<number | string>(1, 2, 10, -1.5, 0.25, -3, 0, 1234.5, '2.50', '-4', '10', 1e-7, 1e21), { minLength: 1, maxLength: 3 });
 const FLAGS = fc.constantFrom<unknown[]>([true], [false], [true, false]);
 const PARAM_VALUES: Record<string, fc.Arbitrary<unknown[]>> = {
   Color: TEXTS,

@@ -397,7 +397,9 @@ function paramKinds(catalog: ReferenceCatalog): Map<string, { priority: number; 
       if (param.searchable === false || param.name === '') continue;
       const kind = kinds.get(param.name) ?? { priority: null, numeric: true };
       if (typeof param.priority === 'number') kind.priority = Math.max(kind.priority ?? -Infinity, param.priority);
-      if (!param.value.every((v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^-?[0-9]+(\.[0-9]+)?$/.test(v)))) kind.numeric = false;
+      // A number, a decimal numeral, or the text a number is written as (matching that number: "1e-7" is 1e-7).
+      const numeral = (v: string) => /^-?[0-9]+(\.[0-9]+)?$/.test(v) || (Number.isFinite(Number(v)) && String(Number(v)) === v);
+      if (!param.value.every((v) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && numeral(v)))) kind.numeric = false;
       kinds.set(param.name, kind);
     }
   }
