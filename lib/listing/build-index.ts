@@ -167,7 +167,8 @@ export const PRODUCT_FIELD_COUNT = PRODUCT_FIELDS.length;
 const F_ID = 0, F_GROUP = 1, F_PRICE = 2, F_OLDPRICE = 3, F_DISCOUNT = 4, F_MERCHANTS = 5, F_RATING = 6, F_MARGIN = 7, F_SALES = 8, F_DATE = 9;
 const F_AVAILABLE = 10, F_VALUES = 11, F_TOKENS = 12, F_CATEGORIES = 13, F_BRAND = 14, F_PICTURE = 15, F_PARAMS = 16, F_FASHION = 17, F_OFFERS = 18;
 
-const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
+// A decimal numeral, or a number as JSON gives it back (1e-7, 1e+21): a number's value key is its text.
+const NUMERIC_TEXT = /^-?\d+(\.\d+)?(e[+-]\d+)?$/;
 
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -448,6 +449,7 @@ export class IndexBuilder {
   private dims: Dimension[] = [];
   private dimByKey = new Map<string, number>();
   private paramDims = new Map<string, number>();
+  private prioritized = new Set<number>(); // param dimensions with a priority given
   private valueDim: number[] = [];
   private valueKey: string[] = [];
   private valueLabel: string[] = [];
@@ -534,7 +536,11 @@ export class IndexBuilder {
     } else if (kind === 112 /* 'p' */) {
       const param = parseParamToken(token);
       const dim = this.paramDimension(param.name);
-      if (param.priority !== null && param.priority > this.dims[dim].priority) this.dims[dim].priority = param.priority;
+      // The highest given, even below 0 (0 stands for none given, not for a floor).
+      if (param.priority !== null && (!this.prioritized.has(dim) || param.priority > this.dims[dim].priority)) {
+        this.dims[dim].priority = param.priority;
+        this.prioritized.add(dim);
+      }
       if (param.value !== null) info.values.push(this.value(dim, param.value, param.value));
     }
     return info;

@@ -26,9 +26,13 @@ export const FIELD_WEIGHT: Record<SearchField, number> = {
 const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 
+// Lower-casing writes Σ at a word's end as ς: one letter, written σ everywhere (else "ΟΔΟΣ",
+// typed as a prefix, missed "οδοστρωμα").
+const FINAL_SIGMA = /ς/g;
+
 /** The words of a text, lower-cased and without accents ("Crème brûlée" → crème → creme, brulee). */
 export function searchWords(text: string): string[] {
-  return text.normalize('NFD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase().replace(FINAL_SIGMA, 'σ').match(WORD) ?? [];
 }
 
 export const MAX_QUERY_WORDS = 32;
