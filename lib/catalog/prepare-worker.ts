@@ -22,11 +22,11 @@ export type SharedSlots = { bodies: SharedArrayBuffer[]; arenas: SharedArrayBuff
 
 // `slot` >= 0: the body is the first `bodyLength` bytes of that slot's, and the arena is written
 // there while it fits. Otherwise `body` holds the body.
-export type PrepareTask = { id: number; slot: number; body?: Uint8Array; bodyLength: number; spans: Int32Array; positions: Int32Array; bytes: number };
+export type PrepareTask = { slot: number; body?: Uint8Array; bodyLength: number; spans: Int32Array; positions: Int32Array; bytes: number };
 
 const slots = (workerData as SharedSlots | undefined) ?? { bodies: [], arenas: [] };
 
-parentPort?.on('message', ({ id, slot, body, bodyLength, spans, positions, bytes }: PrepareTask) => {
+parentPort?.on('message', ({ id, task: { slot, body, bodyLength, spans, positions, bytes } }: { id: number; task: PrepareTask }) => {
   try {
     const bodyBytes = slot >= 0 ? Buffer.from(slots.bodies[slot], 0, bodyLength) : Buffer.from(body!.buffer, body!.byteOffset, body!.byteLength);
     const batch = new PreparedBatch(bytes, undefined, slot >= 0 ? Buffer.from(slots.arenas[slot]) : undefined);

@@ -9,10 +9,8 @@
 // apart, find it as a process-wide piece (lib/process-wide.ts). Without one (tests, tools) or with no free slot, or for a body too
 // small or too large for a slot, the body is scanned where it is.
 
-import { Worker } from 'node:worker_threads';
-import { log } from '@/lib/runtime/log';
 import { readSettings } from '@/lib/runtime/settings';
-import { tsModuleLoader } from '@/lib/runtime/ts-worker';
+import { ThreadHolder } from '@/lib/runtime/worker-thread';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
 import type { ScanAnswer, ScanTask } from './scan-worker';
 import { processWide } from '@/lib/process-wide';
@@ -23,68 +21,30 @@ const MIN_BYTES = 256 << 10;
 const SLOT_BYTES = 36 << 20;
 const SLOTS = 2;
 
-type Scanner = {
-  worker: Worker;
-  slots: SharedArrayBuffer[];
-  free: number[];
-  // Each task's answer goes to the caller's copy of this module (Next.js bundles its own), which
-  // makes the error of a fault: its class must be the one the caller knows.
-  pending: Map<number, { slot: number; settle: (answer: ScanAnswer) => void }>;
-  lastTask: number;
-  broken: boolean;
-};
+// The memory shared with the thread, and the slots no task holds.
+type Slots = { slots: SharedArrayBuffer[]; free: number[] };
 
-const SCANNER = processWide<Scanner>('scan-thread');
-
-/** Each task waiting for the thread is answered as though the thread had failed: scanned by its caller. */
-function stopped(scanner: Scanner): void {
-  scanner.broken = true;
-  for (const [id, task] of scanner.pending) task.settle({ id, error: 'the thread stopped' });
-  scanner.pending.clear();
-}
+const SCANNER = new ThreadHolder<ScanTask, ScanAnswer, Slots>(
+  processWide('scan-thread'),
+  () => {
+    const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
+    return {
+      code: { module: new URL('./scan-worker.ts', import.meta.url) },
+      workerData: { slots, nice: readSettings().scanThreadNice },
+      own: { slots, free: Array.from({ length: SLOTS }, (_, slot) => slot) },
+    };
+  },
+  { name: 'the thread scanning request bodies', otherwise: 'they are scanned where they arrive' },
+);
 
 /** Starts the thread that scans large bodies, once per process (the process entry calls it). */
 export function startScanThread(): void {
-  const running = SCANNER.get();
-  if (running && !running.broken) return;
-  // Its source is TypeScript: loaded through tsx's API, whatever started this process.
-  const load = tsModuleLoader(new URL('./scan-worker.ts', import.meta.url));
-  const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
-  const nice = readSettings().scanThreadNice;
-  let worker: Worker;
-  try {
-    worker = new Worker(load, { eval: true, workerData: { slots, nice } });
-  } catch (error) {
-    log(`no thread to scan request bodies on (they are scanned where they arrive): ${String(error)}`, undefined, 'warn');
-    return;
-  }
-  worker.unref();
-  const scanner: Scanner = { worker, slots, free: Array.from({ length: SLOTS }, (_, slot) => slot), pending: new Map(), lastTask: 0, broken: false };
-  worker.on('message', (answer: ScanAnswer) => {
-    const task = scanner.pending.get(answer.id);
-    if (!task) return;
-    scanner.pending.delete(answer.id);
-    scanner.free.push(task.slot);
-    if (scanner.pending.size === 0) worker.unref();
-    task.settle(answer);
-  });
-  const fail = (error: unknown) => {
-    if (scanner.broken) return;
-    log(`the thread scanning request bodies stopped (they are scanned where they arrive): ${String(error)}`, undefined, 'warn');
-    stopped(scanner);
-  };
-  worker.on('error', fail);
-  worker.on('exit', (code) => fail(`exit ${code}`));
-  SCANNER.set(scanner);
+  SCANNER.thread();
 }
 
-/** Stops the thread (tests). */
-export async function stopScanThread(): Promise<void> {
-  const scanner = SCANNER.get();
-  if (!scanner) return;
-  SCANNER.set(undefined);
-  stopped(scanner);
-  await scanner.worker.terminate();
+/** Stops the thread (tests): a scan under way is finished by its caller. */
+export function stopScanThread(): Promise<void> {
+  return SCANNER.stop();
 }
 
 /**
@@ -93,28 +53,31 @@ export async function stopScanThread(): Promise<void> {
  * there (no thread, no free slot, a body too small or too large), for the caller to scan it.
  */
 export function scanOnThread(bytes: Uint8Array, elementKeys: readonly string[]): Promise<ScannedObject | null> | undefined {
-  const scanner = SCANNER.get();
-  if (!scanner || scanner.broken || bytes.length < MIN_BYTES || bytes.length > SLOT_BYTES) return undefined;
-  const slot = scanner.free.pop();
+  const scanner = SCANNER.running();
+  if (!scanner || bytes.length < MIN_BYTES || bytes.length > SLOT_BYTES) return undefined;
+  const { slots, free } = scanner.own;
+  const slot = free.pop();
   if (slot === undefined) return undefined;
-  new Uint8Array(scanner.slots[slot], 0, bytes.length).set(bytes);
-  const id = ++scanner.lastTask;
-  const task: ScanTask = { id, slot, length: bytes.length, elementKeys };
+  new Uint8Array(slots[slot], 0, bytes.length).set(bytes);
   return new Promise((resolve, reject) => {
-    const settle = ({ members, fault, error }: ScanAnswer) => {
-      if (fault) reject(new JsonSyntaxError(fault.message.replace(/ at byte \d+$/, ''), fault.position));
-      else if (error === undefined) resolve(members ?? null);
-      else {
-        // The thread failed (logged once when it stopped): scanned here after all.
-        try {
-          resolve(scanJson(bytes, elementKeys));
-        } catch (scanError) {
-          reject(scanError);
-        }
+    // The answer comes to the caller's copy of this module (Next.js bundles its own), which makes
+    // the error of a fault: its class must be the one the caller knows.
+    scanner.send({ slot, length: bytes.length, elementKeys }, {
+      answered: ({ members, fault, error }) => {
+        free.push(slot);
+        if (fault) reject(new JsonSyntaxError(fault.message.replace(/ at byte \d+$/, ''), fault.position));
+        else if (error === undefined) resolve(members ?? null);
+        else scanHere();
+      },
+      // Logged once when it stopped: scanned here after all.
+      stopped: () => scanHere(),
+    });
+    function scanHere() {
+      try {
+        resolve(scanJson(bytes, elementKeys));
+      } catch (scanError) {
+        reject(scanError);
       }
-    };
-    scanner.pending.set(id, { slot, settle });
-    scanner.worker.ref();
-    scanner.worker.postMessage(task);
+    }
   });
 }
