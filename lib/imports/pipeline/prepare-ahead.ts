@@ -2,9 +2,9 @@ import { log } from '@/lib/runtime/log';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 import { ThreadHolder, type WorkerThread } from '@/lib/runtime/worker-thread';
 import { peekKnownStates } from './known-states';
-import { type BatchParts, PreparedBatch } from './prepared-batch';
+import { type BatchParts, PreparedBatch } from '@/lib/catalog/prepared-batch';
 import type { PrepareTask, SharedSlots } from './prepare-worker';
-import type { SentItems } from './sent-items';
+import type { SentItems } from '@/lib/catalog/sent-items';
 import { processWide } from '@/lib/process-wide';
 
 // Preparing an import's items (PreparedBatch) is most of what the applier's thread does for
@@ -31,7 +31,7 @@ const SLOT_ARENA_BYTES = 16 << 20;
 // Next.js loads a module once per route bundle and the process entry loads its own copy: one
 // thread per process (lib/process-wide.ts).
 const PREPARER = new ThreadHolder<PrepareTask, Answer, Slots>(
-  processWide('prepare-worker'),
+  processWide<Preparer | null>('prepare-worker'),
   () => {
     const slots: SharedSlots = {
       bodies: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BODY_BYTES)),
@@ -64,6 +64,9 @@ export function freeSlots(): number | undefined {
 export function startPreparing(): Promise<boolean> {
   return preparer()?.ready ?? Promise.resolve(false);
 }
+
+/** Items being prepared ahead: `take` gives the batch once (undefined: none); `done` settles when preparing has stopped. */
+export type PreparedAhead = { take: () => Promise<PreparedBatch | undefined>; done: Promise<void> };
 
 // Fewer items than this are prepared on the applier's thread: a round trip to the preparing
 // thread would cost more than it frees (~15 µs an item).
@@ -141,11 +144,11 @@ function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, posi
  * Skipped: items whose digest is the one this process knows stored for their id (sent
  * unchanged: nothing to prepare). That is only a guess (the states may be as of another
  * version): an item skipped but needed is prepared when reached, one prepared but not needed
- * costs only the work. The applier takes the batch (`items.takePrepared`), which stops the
- * preparing on this thread, or waits for the preparing thread's answer. `bytes`: the body's
- * size, to size the batch's buffer. Settles when it has stopped.
+ * costs only the work. The applier takes the batch (`take`, once), which stops the preparing on
+ * this thread, or waits for the preparing thread's answer. `bytes`: the body's size, to size the
+ * batch's buffer. `done` settles when it has stopped.
  */
-export function prepareAhead(shopId: string, items: SentItems, bytes: number): Promise<void> {
+export function prepareAhead(shopId: string, items: SentItems, bytes: number): PreparedAhead {
   // The fields take ~1.34 times the items' text in the benchmark's catalog (data is the text; offers and
   // the other columns add to it): room enough that the buffer seldom grows (copying it all).
   const size = Math.ceil(bytes * 1.6);
@@ -161,12 +164,12 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
   const helper = items.source ? preparer() : null;
   if (helper && items.source) {
     const { body, spans } = items.source;
-    items.takePrepared = () => {
+    const take = () => {
       if (taken) return Promise.resolve(undefined);
       taken = true;
       return answer ?? Promise.resolve(undefined);
     };
-    return (async () => {
+    const done = (async () => {
       const wanted: number[] = [];
       const slice = new TimeSlice(1, 16);
       // A new id is found out without its digest: for a first load this takes ~1 ms, and the
@@ -183,15 +186,16 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
       }
       await answer;
     })();
+    return { take, done };
   }
   const batch = new PreparedBatch(size);
   let stopped = false;
-  items.takePrepared = () => {
+  const take = () => {
     if (taken) return Promise.resolve(undefined);
     taken = stopped = true;
     return Promise.resolve(batch);
   };
-  return (async () => {
+  const done = (async () => {
     // Short turns: the import being applied, and intake, come first.
     const slice = new TimeSlice(1, 4);
     for (let position = 0; position < items.count && !stopped; position++) {
@@ -203,4 +207,5 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
     // The applier prepares the rest itself, and meets the same failure if it is the item's.
     stopped = true;
   });
+  return { take, done };
 }

@@ -3,8 +3,8 @@
 // its array elements; the answer is scanJson's, or the syntax fault it found.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThisThread } from '../runtime/thread-priority';
-import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
+import { lowerThisThread } from '@/lib/runtime/thread-priority';
+import { JsonSyntaxError, scanJson, type ScannedObject } from '@/lib/http/json-scan';
 
 export type ScanTask = { slot: number; length: number; elementKeys: readonly string[] };
 export type ScanAnswer = { members?: ScannedObject | null; fault?: { message: string; position: number }; error?: string };

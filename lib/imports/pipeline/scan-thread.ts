@@ -10,8 +10,8 @@
 // small or too large for a slot, the body is scanned where it is.
 
 import { readSettings } from '@/lib/runtime/settings';
-import { ThreadHolder } from '@/lib/runtime/worker-thread';
-import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
+import { ThreadHolder, type WorkerThread } from '@/lib/runtime/worker-thread';
+import { JsonSyntaxError, scanJson, type ScannedObject } from '@/lib/http/json-scan';
 import type { ScanAnswer, ScanTask } from './scan-worker';
 import { processWide } from '@/lib/process-wide';
 
@@ -23,9 +23,10 @@ const SLOTS = 2;
 
 // The memory shared with the thread, and the slots no task holds.
 type Slots = { slots: SharedArrayBuffer[]; free: number[] };
+type Scanner = WorkerThread<ScanTask, ScanAnswer, Slots>;
 
 const SCANNER = new ThreadHolder<ScanTask, ScanAnswer, Slots>(
-  processWide('scan-thread'),
+  processWide<Scanner | null>('scan-thread'),
   () => {
     const slots = Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BYTES));
     return {
