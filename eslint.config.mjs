@@ -5,7 +5,8 @@ import tseslint from 'typescript-eslint';
 
 // The layers of lib/, lowest first: each folder imports only from those listed for it (and from
 // itself, lib/process-wide.ts, db/ and packages), so no cycle between domains can come back (issue 39). Tests, and the
-// folders on top (cli, dashboard, openapi, testing, bench), may import anything.
+// folders on top (cli, dashboard, observability, openapi, testing, bench), may import anything
+// but the import pipeline's insides (below).
 const LAYERS = {
   jobs: [],
   runtime: ['jobs'],
@@ -23,6 +24,17 @@ const LAYERS = {
   collections: ['listing', 'storefront', 'catalog', 'shops', 'images', 'http', 'runtime', 'jobs'],
 };
 
+// The import pipeline (lib/imports/pipeline) is one folder behind one surface, its index.ts: it sits
+// below the rest of lib/imports (on catalog, like it), and code elsewhere imports that surface only.
+const PIPELINE_BELOW = ['catalog', 'images', 'http', 'runtime', 'jobs'];
+const pipelineSurfaceOnly = {
+  group: ['@/lib/imports/pipeline/*', './pipeline/*'],
+  message: 'Import the import pipeline from its surface, @/lib/imports/pipeline (lib/imports/pipeline/index.ts).',
+};
+
+const layerMessage = (folder, below) =>
+  `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs)`;
+
 const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
   files: [`lib/${folder}/**/*.{ts,tsx}`],
   ignores: ['**/*.test.ts'],
@@ -33,17 +45,46 @@ const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
         patterns: [
           {
             group: ['@/lib/*', '!@/lib/process-wide', `!@/lib/${folder}`, ...below.map((name) => `!@/lib/${name}`)],
-            message: `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs): move the shared piece down instead.`,
+            message: `${layerMessage(folder, below)}: move the shared piece down instead.`,
           },
           {
             group: ['../*', ...below.map((name) => `!../${name}`)],
-            message: `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs).`,
+            message: `${layerMessage(folder, below)}.`,
           },
+          ...(folder === 'imports' ? [pipelineSurfaceOnly] : []),
         ],
       },
     ],
   },
 }));
+
+// After the rule for lib/imports, which it replaces there.
+const pipelineRule = {
+  files: ['lib/imports/pipeline/**/*.{ts,tsx}'],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/lib/*', '!@/lib/process-wide', '!@/lib/imports', '@/lib/imports/*', '!@/lib/imports/pipeline', ...PIPELINE_BELOW.map((name) => `!@/lib/${name}`)],
+            message: `${layerMessage('imports/pipeline', PIPELINE_BELOW)}, not from the rest of lib/imports, which sits on it.`,
+          },
+          { group: ['../*'], message: `${layerMessage('imports/pipeline', PIPELINE_BELOW)}, not from the rest of lib/imports, which sits on it.` },
+        ],
+      },
+    ],
+  },
+};
+
+// The folders on top, the workers and the entry points (tests and the test harness aside).
+const TOP_FOLDERS = ['bench', 'cli', 'dashboard', 'observability', 'openapi'];
+const surfaceRule = {
+  files: ['workers/**/*.{ts,tsx}', 'bin/**/*.{ts,tsx}', ...TOP_FOLDERS.map((folder) => `lib/${folder}/**/*.{ts,tsx}`)],
+  ignores: ['**/*.test.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [pipelineSurfaceOnly] }] },
+};
 
 export default tseslint.config(
   { ignores: ['.next/**', 'node_modules/**', '.data/**', 'db/migrations/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
@@ -68,10 +109,12 @@ export default tseslint.config(
             { name: 'postgres', message: 'No SQL in app/: call a domain function in lib/.' },
             { name: 'drizzle-orm', message: 'No SQL in app/: call a domain function in lib/.' },
           ],
-          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }],
+          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }, pipelineSurfaceOnly],
         },
       ],
     },
   },
   ...layerRules,
+  pipelineRule,
+  surfaceRule,
 );

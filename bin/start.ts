@@ -7,7 +7,7 @@ import next from 'next';
 import { ENCODED_BODY_HEADER, errorBody } from '@/lib/http/respond';
 import { answerClientError, clientErrorAnswer, refuseMalformedRequest, sendRefusal, trackAnswer, withoutEmptySegments } from '@/lib/http/malformed-request';
 import { adminPage, adminPagePolicy, pageNonce, refuseCrossSite } from '@/lib/http/admin-requests';
-import { startScanThread } from '@/lib/http/scan-thread';
+import { startScanThread } from '@/lib/imports/pipeline';
 import { ensureBuild } from '@/lib/runtime/build';
 import { boot } from '@/lib/runtime/boot';
 import { readSettings } from '@/lib/runtime/settings';

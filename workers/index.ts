@@ -1,7 +1,7 @@
 import type { Job } from 'pg-boss';
 import { pruneImportBodies, runPendingImports, shopsWithPendingImports } from '@/lib/imports/run-imports';
 import { jobs, setImportWaker, type JobData, type JobName } from '@/lib/jobs';
-import { shopWaker } from '@/lib/jobs/shop-waker';
+import { shopWaker } from '@/lib/imports/pipeline';
 import { sendOutboxMessage } from '@/lib/mail/send-outbox';
 import type { AppContext } from '@/lib/runtime/context';
 import { deliverWebhook } from '@/lib/webhooks/deliver';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { setHandoffCourier } from '@/lib/imports/handoff';
+import { setHandoffCourier } from '@/lib/imports/pipeline';
 import { setImportWaker } from '@/lib/jobs';
 import { log } from '@/lib/runtime/log';
 import { setWorkersProbe } from '@/lib/runtime/readiness';

@@ -5,9 +5,8 @@
 // intake on the serving thread hands bodies over and wakes appliers by message (workers/
 // thread-host.ts). Loaded through tsx's API by the host.
 import { parentPort, workerData } from 'node:worker_threads';
-import { handOver, announceArrival } from '@/lib/imports/handoff';
 import type { ScannedObject } from '@/lib/http/json-scan';
-import type { BodyEncoding } from '@/lib/imports/body-codec';
+import { announceArrival, handOver, type BodyEncoding } from '@/lib/imports/pipeline';
 import { importWaker } from '@/lib/jobs';
 import { boot } from '@/lib/runtime/boot';
 import { log } from '@/lib/runtime/log';

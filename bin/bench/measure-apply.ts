@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import type { TransactionSql } from 'postgres';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
-import { applyProducts } from '@/lib/catalog/apply-products';
+import { storeProducts } from '@/lib/imports/pipeline';
 import { bodyItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import { numberArg, readArgs } from './args';
@@ -94,21 +94,21 @@ for (let run = 0; run < runs + 1; run++) {
   const stored = body(existing);
   if (only === undefined || only === 'new') await rolledBack(async (tx) => {
     const items = await timed(keep ? results.scan : figures(), () => scanned(fresh));
-    const outcome = await timed(keep ? results.new : figures(), () => applyProducts(tx, shop.id, 'put', items), await backendPid(tx));
+    const outcome = await timed(keep ? results.new : figures(), () => storeProducts(tx, shop.id, 'put', items), await backendPid(tx));
     if (outcome.applied !== BATCH) throw new Error(`new: ${outcome.applied} applied`);
   });
   if (only === undefined || only === 'unchanged') await rolledBack(async (tx) => {
     // Stored from these bytes first (their digests), then sent again.
-    await applyProducts(tx, shop.id, 'put', scanned(stored));
+    await storeProducts(tx, shop.id, 'put', scanned(stored));
     const again = scanned(stored);
-    const outcome = await timed(keep ? results.unchanged : figures(), () => applyProducts(tx, shop.id, 'put', again), await backendPid(tx));
+    const outcome = await timed(keep ? results.unchanged : figures(), () => storeProducts(tx, shop.id, 'put', again), await backendPid(tx));
     if (outcome.changed) throw new Error('unchanged: the re-send changed the catalog');
   });
   if (only === undefined || only === 'changed') await rolledBack(async (tx) => {
     // The stored products sent with other prices: every row rewritten. (One import a
     // transaction: its staging tables last until the commit.)
     const edited = scanned(body(existing, 1));
-    const outcome = await timed(keep ? results.changed : figures(), () => applyProducts(tx, shop.id, 'put', edited), await backendPid(tx));
+    const outcome = await timed(keep ? results.changed : figures(), () => storeProducts(tx, shop.id, 'put', edited), await backendPid(tx));
     if (!outcome.changed || outcome.applied !== BATCH) throw new Error(`changed: ${outcome.applied} applied, changed ${outcome.changed}`);
   });
 }

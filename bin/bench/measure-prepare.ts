@@ -1,5 +1,5 @@
 // node --import tsx bin/bench/measure-prepare.ts [--shape retail] [--items 100000] [--rounds 4] [--escaped]
-// What the preparing thread's loop costs an item (prepare-worker.ts): a catalog shape's items
+// What the preparing thread's loop costs an item (lib/imports/pipeline/prepare-worker.ts): a catalog shape's items
 // (lib/bench/catalog-shapes.ts) in bodies of 5,000, each body prepared into a PreparedBatch and
 // its parts made, two ways alternating: parsed (JSON.parse, the checks, prepareItem, writeFields)
 // and from the bytes as imports do. `--escaped` sends every slash as `\/` (PHP's json_encode).

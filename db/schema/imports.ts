@@ -41,7 +41,7 @@ export const imports = pgTable(
   ],
 );
 
-// The raw request as the shop sent it, compressed (`encoding`: 'br-parts', or 'br' or 'gzip' from earlier versions; lib/imports/body-codec.ts); kept apart so
+// The raw request as the shop sent it, compressed (`encoding`: 'br-parts', or 'br' or 'gzip' from earlier versions; lib/imports/pipeline/body-codec.ts); kept apart so
 // listing imports stays cheap.
 export const importBodies = pgTable(
   'import_bodies',

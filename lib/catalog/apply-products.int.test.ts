@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTree } from './apply-tree';
 import { applyAvailability, applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { forgetStates, knownStatesAt, noteCommitted } from './known-states';
-import { freeSlots, prepareAhead, setPrepareOnWorker } from './prepare-ahead';
+import { forgetStates, knownStatesAt, noteCommitted } from '@/lib/imports/pipeline/known-states';
+import { freeSlots, prepareAhead, setPrepareOnWorker } from '@/lib/imports/pipeline/prepare-ahead';
+import { storeProducts } from '@/lib/imports/pipeline/store';
 import type { PreparedBatch } from './prepared-batch';
 import { validateAndPrepare } from './prepared-items';
 import { facetTokenList } from '@/lib/catalog/facet-tokens';
@@ -509,11 +510,10 @@ describe.each([
   async function putAhead(shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') {
     const text = JSON.stringify({ shop_id: shopId, items });
     const sent = sentItemsOf(text);
-    const prepared = prepareAhead(shopId, sent, Buffer.byteLength(text));
-    const take = sent.takePrepared!;
+    const ahead = prepareAhead(shopId, sent, Buffer.byteLength(text));
     let taken: PreparedBatch | undefined;
-    sent.takePrepared = async () => (taken = await take());
-    return { prepared, apply: () => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sent)), made: () => taken && (taken.madeHere ? 'here' : 'elsewhere') };
+    const take = async () => (taken = await ahead.take());
+    return { prepared: ahead.done, apply: () => committed(shopId, (tx) => storeProducts(tx, shopId, mode, sent, undefined, { take })), made: () => taken && (taken.madeHere ? 'here' : 'elsewhere') };
   }
 
   const facetTexts = (shopId: string) =>

@@ -6,11 +6,24 @@ import { type BinaryType, BinaryRows, copyBinary, copyRows, copyTextBytes, type 
 import { type FacetEncoder, openFacetDictionary } from './facet-dictionary';
 import { PRODUCT_COLUMNS } from './prepared-items';
 import { type BatchEntry, PreparedBatch } from './prepared-batch';
-import { prepareOnThread } from './prepare-ahead';
 import { listedIds, type ListedIds } from './listed-ids';
-import { listedItems, type SentItems } from './sent-items';
-import { expectCommit, forgetStates, knownStatesAt, type KnownStates, startKnowing, type StoredState } from './known-states';
+import { DIGEST_VERSION, listedItems, type SentItems } from './sent-items';
+import { type KnownStates, StateTable, type StatesTold } from './state-table';
 import { bumpCatalogVersion } from './version';
+
+/**
+ * What the import pipeline (lib/imports/pipeline) gives storing products besides the items.
+ * Without it every id this import names is looked up, and every item to write is prepared here
+ * as it is reached.
+ */
+export type StoreAids = {
+  /** The shop's product states as this process knows them, as of whichever version: used when as of the one before this import's. */
+  known?: KnownStates;
+  /** The rows of items prepared ahead of this import, given once: taken when its ids are looked up, which stops preparing ahead. */
+  takePrepared?: () => Promise<PreparedBatch | undefined>;
+  /** Prepares the rows of `positions` now, on another thread; undefined when it cannot. */
+  prepareNow?: (items: SentItems, positions: number[]) => Promise<PreparedBatch | undefined> | undefined;
+};
 
 const UPDATED = PRODUCT_COLUMNS.filter((c) => c !== 'id');
 
@@ -32,7 +45,8 @@ function warnAbout(outcome: ImportOutcome, known: Known, id: string, position: n
   }
 }
 
-type Stored = StoredState;
+/** A product's stored digest and availability, as the import's look-up gives them. */
+type Stored = { source_digest: string | null; available: boolean | null };
 
 /**
  * What is stored of each product the request names once: its digest and availability. An id
@@ -104,12 +118,11 @@ async function lookUp(tx: TransactionSql, shopId: string, items: SentItems, prob
   return { lookedUp: new Set(once), stored };
 }
 
-/** The shop's states as of the version before this import's, known or started now. */
-async function statesBefore(tx: TransactionSql, shopId: string, version: number): Promise<KnownStates> {
-  const known = knownStatesAt(shopId, version - 1);
-  if (known) return known;
+/** The shop's states as of the version before this import's: those known, or new ones to fill. */
+async function statesBefore(tx: TransactionSql, shopId: string, version: number, known: KnownStates | undefined): Promise<KnownStates> {
+  if (known?.version === version - 1) return known;
   const [{ empty }] = await tx<{ empty: boolean }[]>`select not exists (select from product_state where shop_id = ${shopId}) as empty`;
-  return startKnowing(shopId, version - 1, empty);
+  return { shopId, version: version - 1, complete: empty, states: new StateTable(DIGEST_VERSION) };
 }
 
 /** The id of the item at `position` when its bytes are the ones its stored row was made from. */
@@ -279,7 +292,7 @@ const STAGED_PRODUCT_COLUMNS = ['pos', ...PRODUCT_COLUMNS];
  * availability is set. `load` also marks every product of the shop that is not in the request
  * as not in stock. `sent` are the items as sent (bodyItems), or values (listedItems).
  */
-export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', sent: SentItems | unknown[], phases = new Phases()): Promise<ImportOutcome> {
+export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'put' | 'load', sent: SentItems | unknown[], phases = new Phases(), aids: StoreAids = {}): Promise<ImportOutcome> {
   const items = Array.isArray(sent) ? listedItems(sent) : sent;
   // The version first: it takes the shop's row lock (held until commit), and says whether the
   // states this process knows are still the stored ones.
@@ -291,28 +304,42 @@ export async function applyProducts(tx: TransactionSql, shopId: string, mode: 'p
     knownIds(tx, 'locations', shopId),
     openFacetDictionary(tx, shopId),
   ]);
-  const states = await statesBefore(tx, shopId, version);
+  const states = await statesBefore(tx, shopId, version, aids.known);
   const looked = await lookUp(tx, shopId, items, false, states);
   phases.mark('look up');
   const known = { categories, locations };
-  if (looked.lookedUp.size === looked.stored.size) return applyLookedUp(tx, shopId, mode, version, items, known, looked, phases, facets);
+  if (looked.lookedUp.size === looked.stored.size) return applyLookedUp(tx, shopId, mode, version, items, known, looked, phases, aids, { before: states }, facets);
   // Some ids are new: their rows are copied straight into products, which fails on a product
   // that has no availability row (removed by hand). Then the same again, with products probed
   // (and the states known forgotten: they took that product for new).
   try {
-    return await tx.savepoint((sp) => applyLookedUp(sp, shopId, mode, version, items, known, looked, phases, facets));
+    return await tx.savepoint((sp) => applyLookedUp(sp, shopId, mode, version, items, known, looked, phases, aids, { before: states }, facets));
   } catch (error) {
     const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
     if (code !== '23505' || constraint_name !== 'products_shop_id_id_pk') throw error;
-    forgetStates(shopId);
     const probed = await lookUp(tx, shopId, items, true);
     phases.mark('look up in products');
-    return applyLookedUp(tx, shopId, mode, version, items, known, probed, phases);
+    return applyLookedUp(tx, shopId, mode, version, items, known, probed, phases, aids, { forget: true });
   }
 }
 
-/** applyProducts once the request's ids are looked up. */
-async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | 'load', version: number, items: SentItems, known: Known, { lookedUp, stored }: LookedUp, phases: Phases, opened?: FacetEncoder): Promise<ImportOutcome> {
+/**
+ * applyProducts once the request's ids are looked up. `told`: what the outcome tells of the states
+ * besides what it changed (the states it used, or that they are to be forgotten).
+ */
+async function applyLookedUp(
+  tx: TransactionSql,
+  shopId: string,
+  mode: 'put' | 'load',
+  version: number,
+  items: SentItems,
+  known: Known,
+  { lookedUp, stored }: LookedUp,
+  phases: Phases,
+  aids: StoreAids,
+  told: Omit<StatesTold, 'changes'>,
+  opened?: FacetEncoder,
+): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   outcome.itemsTotal = items.count;
   outcome.version = version;
@@ -332,8 +359,8 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
       unchanged++;
       continue;
     }
-    // Not prepared ahead: what prepareOnThread is given.
-    if (!items.takePrepared) toPrepare.push(position);
+    // Not prepared ahead: what prepareNow is given.
+    if (!aids.takePrepared) toPrepare.push(position);
     const id = items.id(position);
     if (id === undefined || !lookedUp.has(id) || stored.has(id)) toStage++;
   }
@@ -341,9 +368,9 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   const streamNew = toStage === 0 || lookedUp.size - stored.size >= items.count / 2;
   // Prepared ahead when the body was read ahead: taken here, so no preparing ahead goes on once
   // the items are gone through. Otherwise the items to write are prepared on the preparing thread
-  // now (prepareOnThread); failing that (and for items given as values), on this one as reached.
-  const ahead = items.takePrepared ? await items.takePrepared() : undefined;
-  const preparing = items.takePrepared ? undefined : prepareOnThread(items, toPrepare);
+  // now (prepareNow); failing that (and for items given as values), on this one as reached.
+  const ahead = aids.takePrepared ? await aids.takePrepared() : undefined;
+  const preparing = aids.takePrepared ? undefined : aids.prepareNow?.(items, toPrepare);
   const batch = ahead ?? (preparing && (await preparing)) ?? new PreparedBatch();
   if (preparing && !batch.madeHere) phases.mark('prepared on its thread');
   const plan: Plan = { shopId, mode, version, lookedUp, stored, known, streamNew, facets, unchanged: unchangedIds, batch, shopNumbers: [] };
@@ -451,17 +478,17 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
   // The states written, for when this commits: the last occurrence of an id is the one stored. A
   // load that kept rejected items' products as they were makes the states forgotten (rare).
   const written = sorted.seen;
-  expectCommit(
-    shopId,
-    version,
-    mode === 'load' && rejectedIds.length > 0
-      ? null
-      : (states) => {
-          // A load lists every accepted item in `written`: the others are now out of stock.
-          if (mode === 'load') states.setNoneAvailable();
-          for (const [, id, available, , digest] of written) states.set(id as string, digest as string | null, available as boolean);
-        },
-  );
+  outcome.states = {
+    ...told,
+    changes:
+      mode === 'load' && rejectedIds.length > 0
+        ? null
+        : (states) => {
+            // A load lists every accepted item in `written`: the others are now out of stock.
+            if (mode === 'load') states.setNoneAvailable();
+            for (const [, id, available, , digest] of written) states.set(id as string, digest as string | null, available as boolean);
+          },
+  };
   return outcome;
 }
 
@@ -469,7 +496,14 @@ async function applyLookedUp(tx: TransactionSql, shopId: string, mode: 'put' | '
  * PATCH (the listed products are in stock, every other one is not) and DELETE (the listed ones
  * are not in stock), as set-based updates. Unknown ids are warnings.
  */
-export async function applyAvailability(tx: TransactionSql, shopId: string, mode: 'patch' | 'delete', listed: ListedIds | unknown[], phases = new Phases()): Promise<ImportOutcome> {
+export async function applyAvailability(
+  tx: TransactionSql,
+  shopId: string,
+  mode: 'patch' | 'delete',
+  listed: ListedIds | unknown[],
+  phases = new Phases(),
+  aids: Pick<StoreAids, 'known'> = {},
+): Promise<ImportOutcome> {
   const outcome = new ImportOutcome();
   const entries = Array.isArray(listed) ? listedIds(listed) : listed;
   outcome.itemsTotal = entries.count;
@@ -502,7 +536,7 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   // The products a DELETE flipped are asked for when this process knows the shop's states. A
   // PATCH makes them forgotten instead: it flips every product it does not list, and returning
   // those ids (100,000 of a whole catalog's PATCH) took ~0.4 s more.
-  const known = mode === 'delete' ? knownStatesAt(shopId, version - 1) : undefined;
+  const known = mode === 'delete' && aids.known?.version === version - 1 ? aids.known : undefined;
   const [result] = await tx<{ unknown: string[] | null; flipped: number; flips: string[] | null }[]>`
     with joined as (
       select s.id as listed_id, st.tid, st.available, st.product_id
@@ -526,10 +560,16 @@ export async function applyAvailability(tx: TransactionSql, shopId: string, mode
   for (const id of (result.unknown ?? []).sort()) outcome.warn({ item_id: id, message: `product ${id} is not stored; nothing to ${mode === 'patch' ? 'mark in stock' : 'mark not in stock'}` });
   outcome.changed = result.flipped > 0;
   const flips = result.flips ?? [];
-  expectCommit(shopId, version, known ? (states) => flips.forEach((id) => {
-    const entry = states.find(id);
-    if (entry >= 0) states.setAvailable(entry, !states.available(entry));
-  }) : null);
+  outcome.states = {
+    before: known,
+    changes: known
+      ? (states) =>
+          flips.forEach((id) => {
+            const entry = states.find(id);
+            if (entry >= 0) states.setAvailable(entry, !states.available(entry));
+          })
+      : null,
+  };
   phases.mark('availability');
   return outcome;
 }

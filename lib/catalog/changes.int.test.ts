@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyProducts } from './apply-products';
 import { productsChangedSince } from './changes';
-import { notCommitted } from './known-states';
+import { notCommitted } from '@/lib/imports/pipeline/known-states';
 import { CATALOG_CHANNEL } from './version';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';

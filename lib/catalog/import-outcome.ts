@@ -1,6 +1,7 @@
 import type { ImportProblem } from '@/db/schema';
 import { storableText } from '@/db/storable-text';
 import { keepsItsDigits } from '@/lib/catalog/schemas';
+import type { StatesTold } from './state-table';
 
 // Stored problems per import are capped; counts stay exact.
 const KEEP = 1000;
@@ -17,6 +18,9 @@ export class ImportOutcome {
   changed = false;
   // Set when the applier bumped the catalog version itself (it stamps changed rows with it).
   version?: number;
+  // What an import of products or availability tells of the shop's states, for the import
+  // pipeline to follow once it commits (lib/imports/pipeline/known-states.ts).
+  states?: StatesTold;
 
   reject(problem: ImportProblem): void {
     this.rejected++;

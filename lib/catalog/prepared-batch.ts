@@ -6,7 +6,7 @@ import { readItem } from './item-bytes';
 import { validateAndPrepare, writeFields } from './prepared-items';
 import { readSettings } from '@/lib/runtime/settings';
 
-/** What `prepareFrom` reads of the sent items (`SentItems`, which hands batches back: no import of it here). */
+/** What `prepareFrom` reads of the sent items (`SentItems` has it; the preparing thread gives no more). */
 export type ItemsToPrepare = {
   source?: { body: Buffer; spans: Int32Array };
   value(position: number): unknown;
@@ -45,7 +45,7 @@ export type BatchEntry =
  */
 export type BatchParts = {
   // A Buffer, or the Uint8Array a thread's copy of one becomes; or a view of memory both threads
-  // share (prepare-ahead.ts's slots).
+  // share (lib/imports/pipeline/prepare-ahead.ts's slots).
   arena: Uint8Array;
   // For each item prepared, by position: its position, then 0 when rejected, else 1,
   // available, fieldsStart, fieldsEnd, the number of facets (-1: null) and the facets, the

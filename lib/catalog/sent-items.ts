@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { arrayScanner, isSpace } from '@/lib/http/json-scan';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
-import type { PreparedBatch } from './prepared-batch';
 
 // Bump when the row stored for the same item text would change (the schema's output,
 // prepareItem, the facet tokens): items stored before are then prepared again when re-sent.
@@ -26,8 +25,6 @@ export type SentItems = {
   text: (position: number) => string | undefined;
   /** The body's bytes and where each item is in them [start, end), for items read from a body. */
   source?: { body: Buffer; spans: Int32Array };
-  /** Items prepared ahead (prepareAhead), given once; preparing ahead stops then. */
-  takePrepared?: () => Promise<PreparedBatch | undefined>;
 };
 
 function idOf(id: unknown): string | undefined {

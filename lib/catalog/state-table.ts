@@ -163,3 +163,20 @@ export class StateTable {
     }
   }
 }
+
+/**
+ * A shop's product states as of a catalog version; `complete`: every product of the shop is
+ * there (an id absent is new). What the import pipeline knows (lib/imports/pipeline/
+ * known-states.ts) and storing an import reads and adds to.
+ */
+export type KnownStates = { shopId: string; version: number; complete: boolean; states: StateTable };
+
+/** What an import changes in the states, applied once it has committed; null: forget them. */
+export type StateChanges = ((states: StateTable) => void) | null;
+
+/**
+ * What storing an import tells of its shop's states (ImportOutcome.states): those as of the
+ * version before it that it used and added what it looked up to (none: it used none), or that
+ * they proved wrong and are to be forgotten now; and what it changed.
+ */
+export type StatesTold = { before?: KnownStates; forget?: boolean; changes: StateChanges };

@@ -1,6 +1,5 @@
 import { AppError } from './errors';
 import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
-import { scanOnThread } from './scan-thread';
 
 export type JsonBody = { raw: Buffer; json: unknown };
 
@@ -56,18 +55,22 @@ export async function readJsonBody(req: Request, limit: number): Promise<JsonBod
  * Reads a JSON request body as readJsonBody does, but checks it without building it (scanJson):
  * for large bodies whose parts are parsed later, when needed. `members` is null when the body is
  * JSON but not an object; `elementKeys` as scanJson's. `onBytes` sees the bytes before they are
- * checked. A large body is checked on the scanning thread when the process runs one
- * (scan-thread.ts).
+ * checked. `scanAside` may check it elsewhere (intake's scanning thread: lib/imports/pipeline/
+ * scan-thread.ts), or give undefined for it to be checked here.
  */
 export async function readScannedBody(
   req: Request,
   limit: number,
-  { elementKeys, onBytes }: { elementKeys?: readonly string[]; onBytes?: (raw: Buffer) => void } = {},
+  {
+    elementKeys,
+    onBytes,
+    scanAside,
+  }: { elementKeys?: readonly string[]; onBytes?: (raw: Buffer) => void; scanAside?: (raw: Buffer, elementKeys: readonly string[]) => Promise<ScannedObject | null> | undefined } = {},
 ): Promise<{ raw: Buffer; members: ScannedObject | null }> {
   const raw = await readBodyBytes(req, limit);
   onBytes?.(raw);
   try {
-    return { raw, members: await (scanOnThread(raw, elementKeys ?? []) ?? scanJson(raw, elementKeys)) };
+    return { raw, members: await (scanAside?.(raw, elementKeys ?? []) ?? scanJson(raw, elementKeys)) };
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new AppError('VALIDATION', `Request body is not valid JSON: ${error.message}`);

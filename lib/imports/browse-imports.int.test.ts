@@ -8,7 +8,7 @@ import { createStaffUser } from '@/lib/staff/users';
 import { createTestShop } from '@/lib/testing/factories';
 import { databaseAsAppContext } from '@/lib/testing/fixtures';
 import { SHOP_APPLY_TX_LOCK } from './apply-locks';
-import { compressBody } from './body-codec';
+import { compressBody } from './pipeline/body-codec';
 import { importProgress } from './import-progress';
 
 const fixture = databaseAsAppContext();

@@ -4,7 +4,7 @@ import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
 import { failureNoticeSubjectStart } from '@/lib/mail/failure-notice';
 import type { AppContext } from '@/lib/runtime/context';
-import { decompressBody, type BodyEncoding } from './body-codec';
+import { decompressBody, type BodyEncoding } from './pipeline';
 import { deliveryJobs, summarise, SUMMARY_COLUMNS, type ImportSummary } from './browse-imports';
 import { importProgress, type ImportProgress } from './import-progress';
 

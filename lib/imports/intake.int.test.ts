@@ -45,7 +45,7 @@ describe('import intake', () => {
     expect(result.body.payload.message).toMatch(/not valid JSON/);
   });
 
-  // Bodies of 256 KiB and more are scanned on the server's scanning thread (lib/http/scan-thread.ts).
+  // Bodies of 256 KiB and more are scanned on the server's scanning thread (lib/imports/pipeline/scan-thread.ts).
   const largeItems = (count: number) =>
     Array.from({ length: count }, (_, n) => ({ id: `big${n}`, name: `Product ${n}`, price: 10 + n, url: `https://s.example/${n}`, picture: `https://s.example/${n}.jpg`, categories: [], description: 'd'.repeat(300) }));
 

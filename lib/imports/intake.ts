@@ -8,8 +8,7 @@ import { describeZodError } from '@/lib/http/zod-message';
 import { enqueue, importWaker } from '@/lib/jobs';
 import type { AppContext } from '@/lib/runtime/context';
 import { authenticateShop } from '@/lib/shops/authenticate';
-import { compressBody } from './body-codec';
-import { announceArrival, handOver } from './handoff';
+import { announceArrival, compressBody, handOver, scanOnThread } from './pipeline';
 import { operationFor, operations, type ImportMethod, type Resource } from './operations';
 import { Phases } from '@/lib/runtime/phases';
 import { ProductMethod, WebhookUrl } from './schemas';
@@ -34,6 +33,7 @@ export async function acceptImport(ctx: AppContext, req: Request, resource: Reso
   // The body is checked, not parsed: the applier parses only the items it must.
   const { raw, members } = await readScannedBody(req, limits.enabled ? limits.bodyBytes : Number.MAX_SAFE_INTEGER, {
     elementKeys: SUMMARY_KEYS,
+    scanAside: scanOnThread,
     onBytes: (bytes) => {
       phases.mark('read');
       compressed = compressBody(bytes);

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
-import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { bodyIds } from '@/lib/catalog/listed-ids';
 import { applyTree } from '@/lib/catalog/apply-tree';
-import { noteCommitted, notCommitted } from '@/lib/catalog/known-states';
-import { prepareAhead, startPreparing } from '@/lib/catalog/prepare-ahead';
-import { bodyItems, makeDigests, type SentItems, SUMMARY_KEYS } from '@/lib/catalog/sent-items';
-import { scanJson } from '@/lib/http/json-scan';
+import { bodyItems, makeDigests, type SentItems } from '@/lib/catalog/sent-items';
 import type { AppContext } from '@/lib/runtime/context';
 import { SHOP_APPLY_TX_LOCK, SHOP_IMPORT_LOCK } from './apply-locks';
-import { decompressBody, type BodyEncoding } from './body-codec';
 import { finishImport, logFinished, type Finished } from './finish-import';
-import { nextArrival, takeOver, type HandedBody, type TakenBody } from './handoff';
+import { importBody, noteCommitted, notCommitted, ReadingAhead, startPreparing, storeAvailability, storeProducts, type HandedBody, type ReadAhead } from './pipeline';
 import { Phases } from '@/lib/runtime/phases';
 import { operations, type Operation } from './operations';
 import { ImportOutcome } from '@/lib/catalog/import-outcome';
@@ -28,35 +23,6 @@ async function nextPending(ctx: AppContext, shopId: string, after = 0): Promise<
   return row;
 }
 
-type ReadAhead = { id: number; body: HandedBody; stored: boolean; items?: SentItems };
-
-/**
- * The body of the import after `importId`, read (and parsed, its items prepared) while an import
- * before it is applied: most of applying waits for PostgreSQL, and a body that was not handed
- * over costs ~100 ms to read back at 5,000 items. When there is none yet (the applier keeps up
- * with intake), the next one is read as soon as intake in this process accepts it, until
- * `applied` (that apply) settles. Nothing on failure: the applier then reads it itself.
- */
-async function readAhead(ctx: AppContext, shopId: string, importId: number, applied: Promise<void>): Promise<ReadAhead | undefined> {
-  try {
-    let following: Pending | undefined;
-    for (;;) {
-      // Listening before looking: an import accepted in between is heard.
-      const arrival = nextArrival(shopId, applied);
-      following = await nextPending(ctx, shopId, importId);
-      if (following || !(await arrival)) break;
-    }
-    if (!following) return undefined;
-    const handed = takeOver(following.id);
-    const body = handed ? await unpacked(handed) : await readStoredBody(ctx, shopId, following.id);
-    const items = productItems(following.operation, body);
-    if (items) void prepareAhead(shopId, items, body.raw.length);
-    return { id: following.id, body, stored: handed === undefined, items };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Applies the shop's pending imports one by one, in arrival order, while holding the shop's
  * advisory lock: one applier per shop across every process, others proceed in parallel. The
@@ -70,26 +36,16 @@ export async function runPendingImports(ctx: AppContext, shopId: string): Promis
       // The holder looks for more work after it lets go, so nothing waits on us.
       if (!locked) return;
       try {
-        // Two imports read ahead: the next one, and the one after it, whose items the preparing
-        // thread takes on as soon as it has done the next one's (with one, the applier waited
-        // for the thread whenever it had fallen behind).
-        let ahead: ReadAhead | undefined;
-        let further: Promise<ReadAhead | undefined> = Promise.resolve(undefined);
+        // The next imports are read (their items prepared) while each is applied.
+        const reading = new ReadingAhead<Pending>(ctx, shopId, { after: (importId) => nextPending(ctx, shopId, importId), itemsOf: (pending, body) => productItems(pending.operation, body) });
         for (let next = await nextPending(ctx, shopId); next; next = await nextPending(ctx, shopId)) {
-          const body = ahead?.id === next.id ? ahead : undefined;
-          let applied!: () => void;
-          const done = new Promise<void>((resolve) => (applied = resolve));
-          // The import after this one was read while the one before was applied, if it had come
-          // by then (it is the import after `ahead`: of no use unless `ahead` is this one).
-          const afterThis = body ? further : Promise.resolve(undefined);
-          const following = afterThis.then((read) => read ?? readAhead(ctx, shopId, next.id, done));
-          further = following.then((read) => (read ? readAhead(ctx, shopId, read.id, done) : undefined));
+          const ahead = reading.before(next.id);
           try {
-            await applyImport(ctx, shopId, next, body);
+            await applyImport(ctx, shopId, next, ahead);
           } finally {
-            applied();
+            reading.after();
           }
-          ahead = await following;
+          await reading.caughtUp();
         }
       } finally {
         await conn`select pg_advisory_unlock(${SHOP_IMPORT_LOCK}, hashtext(${shopId}))`;
@@ -134,26 +90,26 @@ function productItems(operation: Operation, { raw, members }: HandedBody): SentI
   return bodyItems(raw, member.elements!, member.elementMembers);
 }
 
-async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, body: HandedBody, phases: Phases, ahead?: SentItems): Promise<ImportOutcome> {
+async function applyOperation(tx: TransactionSql, shopId: string, operation: Operation, body: HandedBody, phases: Phases, ahead?: ReadAhead): Promise<ImportOutcome> {
   const { raw, members } = body;
   const { resource, field } = operations[operation];
   // Intake made sure it is there and an array.
   const member = members.get(field)!;
   const verb = operation.split('.')[1];
   if (verb === 'put' || verb === 'load') {
-    const items = ahead ?? productItems(operation, body)!;
+    const items = ahead?.items ?? productItems(operation, body)!;
     // The thread that prepares items, started by the first import of products (it takes ~0.4 s
-    // to load): the imports after it are prepared there, read ahead or not (applyProducts).
+    // to load): the imports after it are prepared there, read ahead or not (storeProducts).
     void startPreparing();
     await makeDigests(items);
     phases.mark('digests');
-    return applyProducts(tx, shopId, verb, items, phases);
+    return storeProducts(tx, shopId, verb, items, phases, ahead?.prepared);
   }
   if (resource === 'categories' || resource === 'locations') {
     const list = JSON.parse(raw.toString('utf8', member.start, member.end)) as unknown[];
     return applyTree(tx, shopId, resource, verb as 'replace' | 'upsert' | 'delete', list);
   }
-  return applyAvailability(tx, shopId, verb as 'patch' | 'delete', bodyIds(raw, member.elements!), phases);
+  return storeAvailability(tx, shopId, verb as 'patch' | 'delete', bodyIds(raw, member.elements!), phases);
 }
 
 // Failures that say nothing about the import itself (the database went away, a serialization
@@ -167,19 +123,6 @@ function isTransient(error: unknown): boolean {
 }
 
 const MAX_ATTEMPTS = 5;
-
-/** A body taken over, decompressed when it was kept as stored. */
-async function unpacked(taken: TakenBody): Promise<HandedBody> {
-  return 'raw' in taken ? taken : { raw: await decompressBody(taken.stored.body, taken.stored.encoding), members: taken.members };
-}
-
-async function readStoredBody(ctx: AppContext, shopId: string, importId: number): Promise<HandedBody> {
-  const [stored] = await ctx.sql<{ body: Buffer; encoding: BodyEncoding }[]>`
-    select body, encoding from import_bodies where shop_id = ${shopId} and import_id = ${importId}`;
-  const raw = await decompressBody(stored.body, stored.encoding);
-  // Intake accepted it as a JSON object.
-  return { raw, members: scanJson(raw, SUMMARY_KEYS)! };
-}
 
 async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ahead?: ReadAhead): Promise<void> {
   // The claim's commit does not wait for the WAL to reach the disk: a commit that waits flushes
@@ -211,10 +154,8 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
   let committed: Finished | undefined;
   try {
     const phases = new Phases();
-    const taken = ahead ? undefined : takeOver(pending.id);
-    const handed = ahead?.body ?? (taken ? await unpacked(taken) : undefined);
-    const body = handed ?? (await readStoredBody(ctx, shopId, pending.id));
-    phases.mark(ahead ? (ahead.stored ? 'body read ahead from storage' : 'body handed over ahead') : taken ? ('raw' in taken ? 'body handed over' : 'body handed over compressed') : 'body read');
+    const { body, how } = await importBody(ctx, shopId, pending.id, ahead);
+    phases.mark(how);
     const finished = await ctx.sql.begin(async (tx) => {
       // Its commit does not wait for the WAL to reach the disk (20–50 ms an import of 5,000
       // items at 1,000,000 products): what it writes is made again from the import's body, which intake stored
@@ -228,7 +169,7 @@ async function applyImport(ctx: AppContext, shopId: string, pending: Pending, ah
       // Applied meanwhile by another applier: never twice.
       if (current.status !== 'queued' && current.status !== 'running') return undefined;
       phases.mark('lock');
-      const outcome = await applyOperation(tx, shopId, pending.operation, body, phases, ahead?.items);
+      const outcome = await applyOperation(tx, shopId, pending.operation, body, phases, ahead);
       const record = await finishImport(ctx, tx, shopId, pending.id, outcome);
       phases.mark('finish');
       return { version: outcome.version, record };

@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
-import { noteCommitted } from '@/lib/catalog/known-states';
+import { expectStates, noteCommitted } from '@/lib/imports/pipeline/known-states';
+import { storeAvailability, storeProducts } from '@/lib/imports/pipeline/store';
 import { bodyItems, SUMMARY_KEYS, type SentItems } from '@/lib/catalog/sent-items';
 import { scanJson } from '@/lib/http/json-scan';
 import type { ImportOutcome } from '@/lib/catalog/import-outcome';
@@ -26,20 +26,22 @@ export function sentItemsOf(text: string): SentItems {
 /**
  * Product imports applied as the applier runs them, each in a transaction of its own on `sql()`
  * (read when called: the database of a test file starts in its beforeAll): once it commits, the
- * states this process knows follow.
+ * states this process knows follow (what storing it told of them is noted, whether it was stored
+ * through the import pipeline or not).
  */
 export function appliedImports(sql: () => Sql) {
   const committed = async (shopId: string, apply: (tx: TransactionSql) => Promise<ImportOutcome>): Promise<ImportOutcome> => {
     const outcome = await sql().begin(apply);
+    expectStates(shopId, outcome);
     noteCommitted(shopId, outcome.version);
     return outcome;
   };
-  const putText = (shopId: string, text: string, mode: 'put' | 'load' = 'put') => committed(shopId, (tx) => applyProducts(tx, shopId, mode, sentItemsOf(text)));
+  const putText = (shopId: string, text: string, mode: 'put' | 'load' = 'put') => committed(shopId, (tx) => storeProducts(tx, shopId, mode, sentItemsOf(text)));
   return {
     committed,
     putText,
     put: (shopId: string, items: unknown[], mode: 'put' | 'load' = 'put') => putText(shopId, JSON.stringify({ shop_id: shopId, items }), mode),
-    availability: (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => applyAvailability(tx, shopId, mode, ids)),
+    availability: (shopId: string, mode: 'patch' | 'delete', ids: unknown[]) => committed(shopId, (tx) => storeAvailability(tx, shopId, mode, ids)),
   };
 }
 

@@ -1,11 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
-import { tsModuleLoader } from '@/lib/runtime/ts-worker';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
+import { ThreadHolder, type WorkerThread } from '@/lib/runtime/worker-thread';
 import { peekKnownStates } from './known-states';
-import { type BatchParts, PreparedBatch } from './prepared-batch';
+import { type BatchParts, PreparedBatch } from '@/lib/catalog/prepared-batch';
 import type { PrepareTask, SharedSlots } from './prepare-worker';
-import type { SentItems } from './sent-items';
+import type { SentItems } from '@/lib/catalog/sent-items';
 import { processWide } from '@/lib/process-wide';
 
 // Preparing an import's items (PreparedBatch) is most of what the applier's thread does for
@@ -14,14 +13,10 @@ import { processWide } from '@/lib/process-wide';
 // in short turns of the event loop.
 
 // `arenaInSlot`: the arena is that many bytes at the start of the task's slot.
-type Answer = { id: number; parts?: BatchParts; arenaInSlot?: number; error?: string } | { loaded: true };
-// A task sent and not answered: who waits for its batch (none once it has waited too long), and
-// its slot (-1: none), which is the thread's until it answers.
-type Pending = { settle?: (batch: PreparedBatch | undefined) => void; slot: number };
-// `loaded`: its code is loaded (it says so once), so a task sent now is started at once; `ready`
-// settles then (true), or when the thread fails first (false). `free`: the slots no task and no
-// batch holds.
-type Preparer = { worker: Worker; pending: Map<number, Pending>; broken: boolean; loaded: boolean; ready: Promise<boolean>; slots: SharedSlots; free: number[] };
+type Answer = { parts?: BatchParts; arenaInSlot?: number; error?: string };
+// The memory shared with the thread, and the slots no task and no batch holds.
+type Slots = { slots: SharedSlots; free: number[] };
+type Preparer = WorkerThread<PrepareTask, Answer, Slots>;
 
 // Memory shared with the thread, in slots: each holds a task's body (copied in) and the arena the
 // thread writes its fields into, which the applier reads where it is until it releases the batch.
@@ -35,8 +30,17 @@ const SLOT_ARENA_BYTES = 16 << 20;
 
 // Next.js loads a module once per route bundle and the process entry loads its own copy: one
 // thread per process (lib/process-wide.ts).
-const PREPARER = processWide<Preparer | null>('prepare-worker');
-let lastTask = 0;
+const PREPARER = new ThreadHolder<PrepareTask, Answer, Slots>(
+  processWide<Preparer | null>('prepare-worker'),
+  () => {
+    const slots: SharedSlots = {
+      bodies: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BODY_BYTES)),
+      arenas: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_ARENA_BYTES)),
+    };
+    return { code: { module: new URL('./prepare-worker.ts', import.meta.url) }, workerData: slots, own: { slots, free: Array.from({ length: SLOTS }, (_, slot) => slot) } };
+  },
+  { name: 'the thread preparing items', otherwise: "they are prepared on the applier's thread" },
+);
 let useWorker = true;
 
 /** Whether items are prepared on a thread of their own (tests compare both ways). */
@@ -45,67 +49,12 @@ export function setPrepareOnWorker(on: boolean): void {
 }
 
 function preparer(): Preparer | null {
-  if (!useWorker) return null;
-  if (PREPARER.get() === undefined || PREPARER.get()?.broken) {
-    try {
-      // Its source is TypeScript: loaded through tsx's API, whatever started this process (tsx, vitest).
-      const load = tsModuleLoader(new URL('./prepare-worker.ts', import.meta.url));
-      const slots: SharedSlots = {
-        bodies: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_BODY_BYTES)),
-        arenas: Array.from({ length: SLOTS }, () => new SharedArrayBuffer(SLOT_ARENA_BYTES)),
-      };
-      const worker = new Worker(`${load}.then(() => require('node:worker_threads').parentPort.postMessage({ loaded: true }))`, { eval: true, workerData: slots });
-      worker.unref();
-      let settleReady!: (loaded: boolean) => void;
-      const ready = new Promise<boolean>((resolve) => (settleReady = resolve));
-      const started: Preparer = { worker, pending: new Map(), broken: false, loaded: false, ready, slots, free: Array.from({ length: SLOTS }, (_, slot) => slot) };
-      const fail = () => {
-        started.broken = true;
-        settleReady(false);
-        // A thread that failed writes no more: its slots are of no use to another one.
-        for (const { settle } of started.pending.values()) settle?.(undefined);
-        started.pending.clear();
-      };
-      worker.on('message', (answer: Answer) => {
-        if ('loaded' in answer) {
-          started.loaded = true;
-          settleReady(true);
-          return;
-        }
-        const { id, parts, arenaInSlot, error } = answer;
-        const task = started.pending.get(id);
-        started.pending.delete(id);
-        if (started.pending.size === 0) worker.unref();
-        if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`, undefined, 'warn');
-        if (!task) return;
-        const { settle, slot } = task;
-        const giveBack = () => started.free.push(slot);
-        if (!parts || !settle || arenaInSlot === undefined) {
-          // The slot's memory is not read: free again (nothing waits, or the arena is elsewhere).
-          if (slot >= 0) giveBack();
-          settle?.(parts ? PreparedBatch.fromParts(parts) : undefined);
-          return;
-        }
-        settle(PreparedBatch.fromParts({ ...parts, arena: Buffer.from(slots.arenas[slot], 0, arenaInSlot) }, giveBack));
-      });
-      worker.on('error', (error) => {
-        log(`the thread preparing items failed (they are prepared on the applier's thread): ${String(error)}`, undefined, 'warn');
-        fail();
-      });
-      worker.on('exit', fail);
-      PREPARER.set(started);
-    } catch (error) {
-      log(`no thread to prepare items on (they are prepared on the applier's thread): ${String(error)}`, undefined, 'warn');
-      PREPARER.set(null);
-    }
-  }
-  return PREPARER.get() ?? null;
+  return useWorker ? PREPARER.thread() : null;
 }
 
 /** How many of the running thread's slots no task or batch holds (undefined: no thread running). */
 export function freeSlots(): number | undefined {
-  const running = PREPARER.get();
-  return running && !running.broken ? running.free.length : undefined;
+  return PREPARER.running()?.own.free.length;
 }
 
 /**
@@ -115,6 +64,9 @@ export function freeSlots(): number | undefined {
 export function startPreparing(): Promise<boolean> {
   return preparer()?.ready ?? Promise.resolve(false);
 }
+
+/** Items being prepared ahead: `take` gives the batch once (undefined: none); `done` settles when preparing has stopped. */
+export type PreparedAhead = { take: () => Promise<PreparedBatch | undefined>; done: Promise<void> };
 
 // Fewer items than this are prepared on the applier's thread: a round trip to the preparing
 // thread would cost more than it frees (~15 µs an item).
@@ -140,36 +92,50 @@ export function prepareOnThread(items: SentItems, positions: number[]): Promise<
  * on it for ever.
  */
 function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, positions: Int32Array, bytes: number): Promise<PreparedBatch | undefined> {
-  const id = ++lastTask;
-  const slot = body.length <= SLOT_BODY_BYTES && bytes <= SLOT_ARENA_BYTES ? (helper.free.pop() ?? -1) : -1;
+  const { slots, free } = helper.own;
+  const slot = body.length <= SLOT_BODY_BYTES && bytes <= SLOT_ARENA_BYTES ? (free.pop() ?? -1) : -1;
   let task: PrepareTask;
   let moved: ArrayBuffer[] = [];
   if (slot >= 0) {
-    body.copy(Buffer.from(helper.slots.bodies[slot]));
-    task = { id, slot, bodyLength: body.length, spans, positions, bytes };
+    body.copy(Buffer.from(slots.bodies[slot]));
+    task = { slot, bodyLength: body.length, spans, positions, bytes };
   } else {
     // Its own copy of the body, moved to the thread: the applier still reads this one.
     const copy = new Uint8Array(body);
-    task = { id, slot, body: copy, bodyLength: body.length, spans, positions, bytes };
+    task = { slot, body: copy, bodyLength: body.length, spans, positions, bytes };
     moved = [copy.buffer];
   }
   return new Promise((settle) => {
-    const pending: Pending = { slot };
+    // Who waits for the batch: none once it has waited too long. The thread has the slot until it
+    // answers (the answer then frees it).
+    let waiting = true;
     const timer = setTimeout(() => {
-      // The thread still has the slot until it answers (the answer then frees it).
-      pending.settle = undefined;
+      waiting = false;
       log(`preparing ${positions.length} items ahead took too long (the applier prepares them)`, undefined, 'warn');
       settle(undefined);
     }, 10_000 + positions.length);
     timer.unref();
-    pending.settle = (batch) => {
+    const done = (batch: PreparedBatch | undefined) => {
+      if (!waiting) return;
+      waiting = false;
       clearTimeout(timer);
       settle(batch);
     };
-    helper.pending.set(id, pending);
-    // Referenced while it has work: a script that only waits for an import must not exit meanwhile.
-    helper.worker.ref();
-    helper.worker.postMessage(task, moved);
+    helper.send(task, {
+      answered: ({ parts, arenaInSlot, error }) => {
+        if (error !== undefined) log(`preparing items ahead failed (the applier prepares them): ${error}`, undefined, 'warn');
+        const giveBack = () => free.push(slot);
+        if (!parts || !waiting || arenaInSlot === undefined) {
+          // The slot's memory is not read: free again (nothing waits, or the arena is elsewhere).
+          if (slot >= 0) giveBack();
+          done(parts ? PreparedBatch.fromParts(parts) : undefined);
+          return;
+        }
+        done(PreparedBatch.fromParts({ ...parts, arena: Buffer.from(slots.arenas[slot], 0, arenaInSlot) }, giveBack));
+      },
+      // A thread that failed writes no more: its slots are of no use to another one.
+      stopped: () => done(undefined),
+    }, moved);
   });
 }
 
@@ -178,11 +144,11 @@ function prepareOnWorker(helper: Preparer, body: Buffer, spans: Int32Array, posi
  * Skipped: items whose digest is the one this process knows stored for their id (sent
  * unchanged: nothing to prepare). That is only a guess (the states may be as of another
  * version): an item skipped but needed is prepared when reached, one prepared but not needed
- * costs only the work. The applier takes the batch (`items.takePrepared`), which stops the
- * preparing on this thread, or waits for the preparing thread's answer. `bytes`: the body's
- * size, to size the batch's buffer. Settles when it has stopped.
+ * costs only the work. The applier takes the batch (`take`, once), which stops the preparing on
+ * this thread, or waits for the preparing thread's answer. `bytes`: the body's size, to size the
+ * batch's buffer. `done` settles when it has stopped.
  */
-export function prepareAhead(shopId: string, items: SentItems, bytes: number): Promise<void> {
+export function prepareAhead(shopId: string, items: SentItems, bytes: number): PreparedAhead {
   // The fields take ~1.34 times the items' text in the benchmark's catalog (data is the text; offers and
   // the other columns add to it): room enough that the buffer seldom grows (copying it all).
   const size = Math.ceil(bytes * 1.6);
@@ -198,12 +164,12 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
   const helper = items.source ? preparer() : null;
   if (helper && items.source) {
     const { body, spans } = items.source;
-    items.takePrepared = () => {
+    const take = () => {
       if (taken) return Promise.resolve(undefined);
       taken = true;
       return answer ?? Promise.resolve(undefined);
     };
-    return (async () => {
+    const done = (async () => {
       const wanted: number[] = [];
       const slice = new TimeSlice(1, 16);
       // A new id is found out without its digest: for a first load this takes ~1 ms, and the
@@ -220,15 +186,16 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
       }
       await answer;
     })();
+    return { take, done };
   }
   const batch = new PreparedBatch(size);
   let stopped = false;
-  items.takePrepared = () => {
+  const take = () => {
     if (taken) return Promise.resolve(undefined);
     taken = stopped = true;
     return Promise.resolve(batch);
   };
-  return (async () => {
+  const done = (async () => {
     // Short turns: the import being applied, and intake, come first.
     const slice = new TimeSlice(1, 4);
     for (let position = 0; position < items.count && !stopped; position++) {
@@ -240,4 +207,5 @@ export function prepareAhead(shopId: string, items: SentItems, bytes: number): P
     // The applier prepares the rest itself, and meets the same failure if it is the item's.
     stopped = true;
   });
+  return { take, done };
 }

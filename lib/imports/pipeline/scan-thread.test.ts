@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { threadNices } from '@/lib/testing/threads';
-import { readScannedBody } from './body';
-import { AppError } from './errors';
-import { JsonSyntaxError, scanJson } from './json-scan';
+import { readScannedBody } from '@/lib/http/body';
+import { AppError } from '@/lib/http/errors';
+import { JsonSyntaxError, scanJson } from '@/lib/http/json-scan';
 import { scanOnThread, startScanThread, stopScanThread } from './scan-thread';
 
 const KEYS = ['id', 'available', 'categories'];
@@ -53,7 +53,7 @@ it('answers a request with a broken large body with 400 naming the fault', async
   const bytes = body(2_000);
   const broken = Buffer.concat([bytes.subarray(0, 300_000), Buffer.from([0x01]), bytes.subarray(300_001)]);
   const request = new Request('http://localhost/import/products', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: broken });
-  const error = await readScannedBody(request, 50 << 20, { elementKeys: KEYS }).catch((caught: unknown) => caught);
+  const error = await readScannedBody(request, 50 << 20, { elementKeys: KEYS, scanAside: scanOnThread }).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).message).toMatch(/^Request body is not valid JSON: .* at byte 300000$/);
 });

@@ -3,11 +3,11 @@
 // its array elements; the answer is scanJson's, or the syntax fault it found.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThisThread } from '../runtime/thread-priority';
-import { JsonSyntaxError, scanJson, type ScannedObject } from './json-scan';
+import { lowerThisThread } from '@/lib/runtime/thread-priority';
+import { JsonSyntaxError, scanJson, type ScannedObject } from '@/lib/http/json-scan';
 
-export type ScanTask = { id: number; slot: number; length: number; elementKeys: readonly string[] };
-export type ScanAnswer = { id: number; members?: ScannedObject | null; fault?: { message: string; position: number }; error?: string };
+export type ScanTask = { slot: number; length: number; elementKeys: readonly string[] };
+export type ScanAnswer = { members?: ScannedObject | null; fault?: { message: string; position: number }; error?: string };
 
 const { slots, nice } = workerData as { slots: SharedArrayBuffer[]; nice: number };
 
@@ -16,8 +16,8 @@ const { slots, nice } = workerData as { slots: SharedArrayBuffer[]; nice: number
 // to give way when every core is busy.
 lowerThisThread(nice);
 
-parentPort!.on('message', ({ id, slot, length, elementKeys }: ScanTask) => {
-  let answer: ScanAnswer;
+parentPort!.on('message', ({ id, task: { slot, length, elementKeys } }: { id: number; task: ScanTask }) => {
+  let answer: ScanAnswer & { id: number };
   try {
     answer = { id, members: scanJson(new Uint8Array(slots[slot], 0, length), elementKeys) };
   } catch (error) {

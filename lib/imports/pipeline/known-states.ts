@@ -10,24 +10,12 @@
 // see) leaves the version further on, and the shop's states are forgotten. Rows changed by hand
 // without a version are not seen, as the listing index does not see them either.
 
-import { DIGEST_VERSION } from './sent-items';
-import { StateTable } from './state-table';
+import type { ImportOutcome } from '@/lib/catalog/import-outcome';
+import { DIGEST_VERSION } from '@/lib/catalog/sent-items';
+import { type KnownStates, type StateChanges, StateTable } from '@/lib/catalog/state-table';
 import { processWide } from '@/lib/process-wide';
 
-/** A product's stored digest and availability, as the import's look-up gives them. */
-export type StoredState = { source_digest: string | null; available: boolean | null };
-
-export type KnownStates = {
-  shopId: string;
-  /** The catalog version the states are as of. */
-  version: number;
-  /** Every product of the shop is here: an id absent is new. */
-  complete: boolean;
-  states: StateTable;
-};
-
-/** What an import changes in the states, applied once it has committed; null: forget them. */
-export type StateChanges = ((states: StateTable) => void) | null;
+export type { KnownStates, StateChanges };
 
 // At ~70 bytes a product (state-table.ts), ~140 MB. The shops used least recently are forgotten first.
 let maxStates = 2_000_000;
@@ -64,6 +52,20 @@ export function knownStatesAt(shopId: string, version: number): KnownStates | un
 }
 
 /**
+ * The shop's states as this process knows them, as of whichever version, now the most recently
+ * used: for an import about to be stored, which uses them if they are as of the version before
+ * its own (storing checks), and tells what it did with them (expectStates).
+ */
+export function knownStates(shopId: string): KnownStates | undefined {
+  const { shops } = store();
+  const known = shops.get(shopId);
+  if (known === undefined) return undefined;
+  shops.delete(shopId);
+  shops.set(shopId, known);
+  return known;
+}
+
+/**
  * The shop's states as this process knows them, as of whichever version (for guesses only: an
  * import must ask knownStatesAt).
  */
@@ -79,6 +81,23 @@ export function startKnowing(shopId: string, version: number, complete: boolean)
   const known: KnownStates = { shopId, version, complete, states: new StateTable(DIGEST_VERSION) };
   store().shops.set(shopId, known);
   return known;
+}
+
+/**
+ * Notes what storing an import of the shop told of its states (`outcome.states`), for when it
+ * commits: the states it used as of the version before (known from now on, as it added what it
+ * looked up), or that they are to be forgotten; and what it changed. Nothing for an outcome that
+ * tells none (trees).
+ */
+export function expectStates(shopId: string, { version, states }: Pick<ImportOutcome, 'version' | 'states'>): void {
+  if (states === undefined || version === undefined) return;
+  if (states.forget) forgetStates(shopId);
+  else if (states.before) {
+    const { shops } = store();
+    shops.delete(shopId);
+    shops.set(shopId, states.before);
+  }
+  expectCommit(shopId, version, states.changes);
 }
 
 /** Notes what the import that bumped the shop to `version` changes, for when it commits. */

@@ -5,13 +5,13 @@
 // back, not copied. Its source is loaded through tsx's `tsImport` (prepare-ahead.ts starts it).
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThisThread } from '../runtime/thread-priority';
+import { lowerThisThread } from '@/lib/runtime/thread-priority';
 import { readSettings } from '@/lib/runtime/settings';
-import { PreparedBatch } from './prepared-batch';
+import { PreparedBatch } from '@/lib/catalog/prepared-batch';
 
 // PREPARE_THREAD_NICE lowers this thread's priority (a Linux nice value; 0, the default: the same
 // as the others). Session 32 ran it at nice 10, giving way to the applier. Since intake's scan
-// runs on a thread of its own at nice 10 (lib/http/scan-thread.ts), that one gives way, and this
+// runs on a thread of its own at nice 10 (scan-thread.ts), that one gives way, and this
 // one, which the applier waits for when it falls behind, runs as the applier does (a first load of
 // 300,000 products, one run each, the scan thread at nice 15: 24,728 items/s at nice 10, 25,250
 // at 5, 27,110 at 0; docs/benchmarks-history.md, session 33).
@@ -22,11 +22,11 @@ export type SharedSlots = { bodies: SharedArrayBuffer[]; arenas: SharedArrayBuff
 
 // `slot` >= 0: the body is the first `bodyLength` bytes of that slot's, and the arena is written
 // there while it fits. Otherwise `body` holds the body.
-export type PrepareTask = { id: number; slot: number; body?: Uint8Array; bodyLength: number; spans: Int32Array; positions: Int32Array; bytes: number };
+export type PrepareTask = { slot: number; body?: Uint8Array; bodyLength: number; spans: Int32Array; positions: Int32Array; bytes: number };
 
 const slots = (workerData as SharedSlots | undefined) ?? { bodies: [], arenas: [] };
 
-parentPort?.on('message', ({ id, slot, body, bodyLength, spans, positions, bytes }: PrepareTask) => {
+parentPort?.on('message', ({ id, task: { slot, body, bodyLength, spans, positions, bytes } }: { id: number; task: PrepareTask }) => {
   try {
     const bodyBytes = slot >= 0 ? Buffer.from(slots.bodies[slot], 0, bodyLength) : Buffer.from(body!.buffer, body!.byteOffset, body!.byteLength);
     const batch = new PreparedBatch(bytes, undefined, slot >= 0 ? Buffer.from(slots.arenas[slot]) : undefined);

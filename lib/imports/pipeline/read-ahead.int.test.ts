@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
-import { startPreparing } from '@/lib/catalog/prepare-ahead';
+import { startPreparing } from './prepare-ahead';
 import { isKept } from './handoff';
-import { acceptImport } from './intake';
-import { SHOP_APPLY_TX_LOCK } from './apply-locks';
-import { runPendingImports } from './run-imports';
+import { acceptImport } from '@/lib/imports/intake';
+import { SHOP_APPLY_TX_LOCK } from '@/lib/imports/apply-locks';
+import { runPendingImports } from '@/lib/imports/run-imports';
 
 // Intake and the applier in one process, as `npm start` runs them: an import accepted while the
 // one before it is being applied is read ahead (its items prepared meanwhile), not only one that

@@ -1,0 +1,108 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import type { ProcessWide } from '@/lib/process-wide';
+import { ThreadHolder, type ThreadStart, type WorkerThread } from './worker-thread';
+
+type Answer = { doubled: number };
+type Thread = WorkerThread<number, Answer, { started: number }>;
+
+/** A place of this test's own (a holder's is process-wide). */
+function localPlace(): ProcessWide<Thread | null> {
+  let value: Thread | null | undefined;
+  return { get: () => value, set: (next) => void (value = next), getOrMake: (make) => (value ??= make()) };
+}
+
+const echo = new URL('../testing/echo-thread.ts', import.meta.url);
+const role = { name: 'the echo thread', otherwise: 'echoed here' };
+const holders: ThreadHolder<number, Answer, { started: number }>[] = [];
+let starts = 0;
+
+function holder(start: () => ThreadStart<{ started: number }> = () => ({ code: { module: echo }, own: { started: ++starts } })) {
+  const made = new ThreadHolder<number, Answer, { started: number }>(localPlace(), start, role);
+  holders.push(made);
+  return made;
+}
+
+/** The answer to `task`, or 'stopped' with the reason the thread gave. */
+function ask(thread: Thread, task: number): Promise<number | string> {
+  return new Promise((resolve) => thread.send(task, { answered: (answer) => resolve(answer.doubled), stopped: (reason) => resolve(`stopped: ${reason.message}`) }));
+}
+
+afterEach(async () => {
+  await Promise.all(holders.splice(0).map((each) => each.stop()));
+});
+
+it('starts its thread when first asked, loads a TypeScript module and answers each task by its id', async () => {
+  const echoes = holder();
+  expect(echoes.running()).toBeUndefined();
+  const thread = echoes.thread()!;
+  expect(echoes.thread()).toBe(thread);
+  expect(await thread.ready).toBe(true);
+  expect(thread.loaded).toBe(true);
+  // Answered out of order: each to its own waiter.
+  expect(await Promise.all([ask(thread, 30), ask(thread, 1), ask(thread, 7)])).toEqual([60, 2, 14]);
+});
+
+it('holds the process open only while a task waits', async () => {
+  const thread = holder().thread()!;
+  await thread.ready;
+  const ref = vi.spyOn(thread.worker, 'ref');
+  const unref = vi.spyOn(thread.worker, 'unref');
+  const both = Promise.all([ask(thread, 5), ask(thread, 10)]);
+  expect(ref).toHaveBeenCalledTimes(2);
+  await both;
+  // Once, when the last answer came.
+  expect(unref).toHaveBeenCalledTimes(1);
+});
+
+it('tells every waiting task when the thread stops, and starts another when asked again', async () => {
+  const echoes = holder();
+  const first = echoes.thread()!;
+  await first.ready;
+  const waiting = ask(first, 200);
+  const exiting = ask(first, -1);
+  expect(await waiting).toMatch(/^stopped: the thread exited \(3\)/);
+  expect(await exiting).toMatch(/^stopped/);
+  expect(first.broken).toBe(true);
+  expect(echoes.running()).toBeUndefined();
+  const second = echoes.thread()!;
+  expect(second).not.toBe(first);
+  expect(second.own.started).toBe(first.own.started + 1);
+  expect(await ask(second, 4)).toBe(8);
+});
+
+it('runs JavaScript source, counted as loaded at once', async () => {
+  const source = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ id, task }) => parentPort.postMessage({ id, doubled: task * 2 }));`;
+  const thread = holder(() => ({ code: { source }, own: { started: 0 } })).thread()!;
+  expect(thread.loaded).toBe(true);
+  expect(await ask(thread, 21)).toBe(42);
+});
+
+it('says false for ready when the code fails to load', async () => {
+  const thread = holder(() => ({ code: { module: new URL('./no-such-module.ts', import.meta.url) }, own: { started: 0 } })).thread()!;
+  expect(await thread.ready).toBe(false);
+  expect(thread.broken).toBe(true);
+});
+
+it('gives null, and tries no more, when no thread can be made', () => {
+  let tries = 0;
+  const echoes = holder(() => {
+    tries++;
+    // A function cannot be sent to a thread: the Worker throws as it is made.
+    return { code: { module: echo }, workerData: () => {}, own: { started: 0 } };
+  });
+  expect(echoes.thread()).toBeNull();
+  expect(echoes.thread()).toBeNull();
+  expect(tries).toBe(1);
+});
+
+it('stops its thread on request, telling the task waiting', async () => {
+  const echoes = holder();
+  const thread = echoes.thread()!;
+  await thread.ready;
+  const waiting = ask(thread, 500);
+  await echoes.stop();
+  expect(await waiting).toBe('stopped: the thread was stopped');
+  expect(echoes.running()).toBeUndefined();
+});
