@@ -8,6 +8,7 @@ import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build
 import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
+import { listProducts } from './listing';
 import { storedProducts } from './stored-products';
 
 let database: TestDatabase;
@@ -206,4 +207,46 @@ it('carries the stored rows of products a rebuild did not read again, and reads 
   expect(after.get('p1')!.data.name).toBe('p1 renamed');
   expect(after.get('p2')).toBe(before.get('p2')); // the same object: kept, not read again
   expect(next.reread).toBeNull(); // let go once carried
+});
+
+it('carries the facet orders of dimensions whose values a rebuild numbers the same, and answers as with orders made anew', async () => {
+  const sql = database.ctx.sql;
+  const shop = await createTestShop(database.ctx);
+  const shopId = shop.shop_id;
+  const dressed = (id: string, price: number, material: string, weight: number, style: string) => ({
+    ...item(id, price),
+    params: [
+      { name: 'Style', value: [style] },
+      { name: 'Material', value: [material] },
+      { name: 'Weight', value: [weight] },
+    ],
+  });
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 40 }, (_, i) => dressed(`p${i}`, i + 1, ['wool', 'linen', 'silk'][i % 3], 100 + (i % 7) * 2.5, ['plain', 'striped'][i % 2]))));
+  const answer = async () => {
+    const parts = await listProducts(database.ctx, { params: new Map([['shop_id', shopId], ['did', 'd'], ['sid', 's']]), origin: 'http://localhost' });
+    return JSON.parse(Buffer.concat(parts).toString()).filters as Record<string, unknown>;
+  };
+  await answer();
+  const first = await indexFor(sql, shopId);
+  const dim = (index: ShopIndex, name: string) => index.dimByKey.get(`param:${name}`)!;
+  const orders = (index: ShopIndex) => index.cache.get('facet-orders') as { byLabel: unknown[]; byNumber: unknown[] };
+  const material = orders(first).byLabel[dim(first, 'Material')];
+  const weight = orders(first).byNumber[dim(first, 'Weight')];
+  expect(material).toBeDefined();
+  expect(weight).toBeDefined();
+
+  // A new product brings a new Style value: Style's values change, and Material's and Weight's
+  // are numbered one further on, in the same places within their dimensions.
+  await sql.begin((tx) => applyProducts(tx, shopId, 'put', [dressed('p40', 41, 'silk', 105, 'checked')]));
+  const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(next.buildSteps).toMatch(/^1 changed products read/); // a rebuild
+  expect(next.dimValues[dim(next, 'Material')]).toBe(first.dimValues[dim(first, 'Material')] + 1);
+  expect(orders(next).byLabel[dim(next, 'Material')]).toBe(material);
+  expect(orders(next).byNumber[dim(next, 'Weight')]).toBe(weight);
+  expect(orders(next).byLabel[dim(next, 'Style')]).toBeUndefined();
+  const carried = await answer();
+  expect(carried.Style).toMatchObject({ values: { plain: 20, striped: 20, checked: 1 } });
+  next.cache.delete('facet-orders');
+  next.cache.delete('facet-blocks');
+  expect(await answer()).toEqual(carried);
 });

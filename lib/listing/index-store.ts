@@ -4,6 +4,7 @@ import { log } from '@/lib/runtime/log';
 import { add, remove } from './bitset';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
 import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './build-index';
+import { carryFacetOrders } from './facet-order';
 import { carryStoredProducts } from './stored-products';
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
@@ -194,8 +195,9 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       if (row.available) add(available, doc);
       else remove(available, doc);
     }
-    // Orders do not depend on stock; counts do. Products' stored rows did not change.
-    const kept = ['order:', 'walk:', 'discount:', 'links:', 'numeric-order:', 'search', 'stored-products'];
+    // Orders do not depend on stock; counts do. Products' stored rows did not change, nor did the
+    // facets' labels and heads (brand pictures are the build's).
+    const kept = ['order:', 'walk:', 'discount:', 'links:', 'facet-orders', 'category-heads', 'brand-heads', 'label-json', 'plain-label-dims', 'search', 'stored-products'];
     const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
     return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
@@ -208,6 +210,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
 function carryCache(previous: ShopIndex, next: ShopIndex): void {
   if (!next.reread) return;
   for (const [key, value] of previous.cache) if (key.startsWith('links:') && !next.cache.has(key)) next.cache.set(key, value);
+  carryFacetOrders(previous, next);
   carryStoredProducts(previous, next, next.reread);
   next.reread = null;
 }

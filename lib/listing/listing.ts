@@ -8,6 +8,7 @@ import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, ty
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { categoryLinks } from './category-links';
+import { labelOrder, numberOrder } from './facet-order';
 import { withReadSlot } from './in-flight';
 import { objectJson, plainKeys } from './object-json';
 import { parseListingQuery, type ListingQuery } from './query';
@@ -42,23 +43,6 @@ function countedByDim(index: ShopIndex, query: ListingQuery, result: EngineResul
   return index.dims.map((dimension, dim) => (dimension.numeric || !mayBeCounted(index, query, result, dim) ? NONE : countedValues(index, result.counts, dim)));
 }
 
-/** A dimension's values in code-unit order of their labels (then value number), and each value's place in it. */
-type LabelOrder = { byRank: Int32Array; rankOf: Int32Array };
-
-function labelOrder(index: ShopIndex, dim: number): LabelOrder {
-  const orders = kept<(LabelOrder | undefined)[]>(index, 'label-order', () => []);
-  let order = orders[dim];
-  if (!order) {
-    const from = index.dimValues[dim];
-    const labels = index.valueLabel;
-    const byRank = Int32Array.from({ length: index.dimValues[dim + 1] - from }, (_, i) => from + i).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : a - b));
-    const rankOf = new Int32Array(byRank.length);
-    for (let rank = 0; rank < byRank.length; rank++) rankOf[byRank[rank] - from] = rank;
-    orders[dim] = order = { byRank, rankOf };
-  }
-  return order;
-}
-
 // Scratch for countedValues (answers are made one at a time on the serving thread).
 let countedRanks = new Int32Array(1024);
 let countedCounts = new Int32Array(1024);
@@ -77,7 +61,7 @@ function countedValues(index: ShopIndex, counts: Int32Array, dim: number): Count
     countedCounts = new Int32Array(span);
     sortKeys = new Float64Array(span);
   }
-  const { byRank, rankOf } = labelOrder(index, dim);
+  const { byRank, rankOf } = labelOrder(index, dim); // places within the dimension
   let found = 0;
   let most = 0;
   for (let i = 0; i < span; i++) {
@@ -91,21 +75,8 @@ function countedValues(index: ShopIndex, counts: Int32Array, dim: number): Count
   for (let i = 0; i < found; i++) sortKeys[i] = (most - countedCounts[i]) * span + countedRanks[i];
   const sorted = sortKeys.subarray(0, found).sort();
   const values = new Int32Array(found);
-  for (let i = 0; i < found; i++) values[i] = byRank[sorted[i] % span];
+  for (let i = 0; i < found; i++) values[i] = from + byRank[sorted[i] % span];
   return values;
-}
-
-/** A numeric param's values in ascending order of their numbers, once per index version (and dimension). */
-function valuesByNumber(index: ShopIndex, dim: number): Int32Array {
-  const key = `numeric-order:${dim}`;
-  let order = index.cache.get(key) as Int32Array | undefined;
-  if (!order) {
-    const numbers = index.valueNumber;
-    const from = index.dimValues[dim];
-    order = Int32Array.from({ length: index.dimValues[dim + 1] - from }, (_, i) => from + i).sort((a, b) => numbers[a] - numbers[b]);
-    index.cache.set(key, order);
-  }
-  return order;
 }
 
 /**
@@ -115,13 +86,14 @@ function valuesByNumber(index: ShopIndex, dim: number): Int32Array {
  */
 function numericRange(index: ShopIndex, result: EngineResult, dim: number): { min: number; max: number } | null {
   const { counts } = result;
-  const order = valuesByNumber(index, dim);
+  const order = numberOrder(index, dim); // places within the dimension
+  const from = index.dimValues[dim];
   let low = 0;
-  while (low < order.length && counts[order[low]] === 0) low++;
+  while (low < order.length && counts[from + order[low]] === 0) low++;
   if (low === order.length) return null;
   let high = order.length - 1;
-  while (counts[order[high]] === 0) high--;
-  return { min: index.valueNumber[order[low]], max: index.valueNumber[order[high]] };
+  while (counts[from + order[high]] === 0) high--;
+  return { min: index.valueNumber[from + order[low]], max: index.valueNumber[from + order[high]] };
 }
 
 /**
