@@ -40,8 +40,10 @@ export type SoakReport = {
   seconds: number;
   shops: { shopId: string; products: number }[];
   requests: Record<string, Record<string, number>>;
-  /** Answers that were not 2xx, nor one of the deliberate 429s. */
+  /** Answers that were not 2xx, nor one of the deliberate 429s: up to 10 of each kind and status. */
   errors: string[];
+  /** How many such answers there were. */
+  errorCount: number;
   deliberate429: number;
   readsSkipped: number;
   windows: SoakWindow[];
@@ -86,6 +88,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const topCategories = categories.filter((c) => c.parent === null || c.parent.split('.').length === 1).map((c) => c.id);
   const requests: Record<string, Record<string, number>> = {};
   const errors: string[] = [];
+  const examples = new Map<string, number>();
+  let errorCount = 0;
   let deliberate429 = 0;
   const count = (kind: Kind, status: number) => {
     const byStatus = (requests[kind] ??= {});
@@ -94,7 +98,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const note = (kind: Kind, answer: Answer, deliberate = false) => {
     count(kind, answer.status);
     if (answer.status === 429 && deliberate) deliberate429++;
-    else if (answer.status < 200 || answer.status >= 300) if (errors.length < 100) errors.push(`${kind}: ${answer.status} ${answer.body.slice(0, 200)}`);
+    else if (answer.status < 200 || answer.status >= 300) {
+      errorCount++;
+      // Up to 10 of each kind and status, so a rare failure is not hidden behind many of another.
+      const kindAndStatus = `${kind}: ${answer.status}`;
+      if ((examples.get(kindAndStatus) ?? 0) < 10) {
+        examples.set(kindAndStatus, (examples.get(kindAndStatus) ?? 0) + 1);
+        errors.push(`${kindAndStatus} ${answer.body.slice(0, 200)} (after ${Math.round(answer.ms)} ms)`);
+      }
+    }
   };
   const accepted: { shop: SoakShop; importId: number; at: number }[] = [];
   const send = async (kind: Kind, shop: SoakShop, resource: string, method: string, fields: Record<string, unknown>) => {
@@ -245,6 +257,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     shops: shops.map((s) => ({ shopId: s.shop_id, products: s.products })),
     requests,
     errors,
+    errorCount,
     deliberate429,
     readsSkipped,
     windows,
@@ -290,7 +303,7 @@ export function formatSoakReport(report: SoakReport): string {
   lines.push('time (s)\treads\tp50\tp95\tp99\twrites\tRSS (MiB)');
   for (const w of report.windows) lines.push([w.at, w.reads, w.p50, w.p95, w.p99, w.writes, w.rssMiB].join('\t'));
   lines.push('', `imports accepted during the load: ${report.imports.accepted}, done ${report.imports.done}, failed ${report.imports.failed}; the last applied ${report.imports.lastAppliedAfterSeconds} s after the load ended`);
-  lines.push(`errors (other than ${report.deliberate429} deliberate 429s): ${report.errors.length}`, ...report.errors.slice(0, 20).map((e) => `  ${e}`));
+  lines.push(`errors (other than ${report.deliberate429} deliberate 429s): ${report.errorCount}${report.errorCount > 0 ? ', for example:' : ''}`, ...report.errors.map((e) => `  ${e}`));
   lines.push(`not applied: ${report.imports.notApplied.length}`, ...report.imports.notApplied.slice(0, 20).map((e) => `  ${e}`));
   lines.push(`sentinel checks failed: ${report.sentinels.length}`, ...report.sentinels.map((e) => `  ${e}`));
   return lines.join('\n');
