@@ -9,6 +9,7 @@ import type { CategoryNode } from '@/lib/catalog/tree';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from '@/lib/catalog/facet-tokens';
 
 import { FloatList, IntList } from './int-list';
+import { keptBytes, Memo, memoBytes, memoValues } from './index-memo';
 import { ROLE_BRAND, ROLE_PICTURE, type LayoutTask } from './layout-kernel';
 import { layOutAside } from './layout-worker';
 import { mergeSortedInTurns, sortByKeyInTurns, sortInTurns } from './sort-in-turns';
@@ -120,7 +121,9 @@ export type ShopIndex = {
   // A rebuild's: the ids whose rows it read again (changed since the index it replayed); what was
   // kept for the others' rows still holds (index-store.ts carries it). Null for other builds.
   reread: ReadonlySet<string> | null;
-  // Filled on first use and kept with this version.
+  // What queries make once and keep with this version (index-memo.ts).
+  memo: Memo;
+  // The same for the answer's shaping (listing.ts), by key.
   cache: Map<string, unknown>;
 };
 
@@ -1240,6 +1243,7 @@ export class IndexBuilder {
       categories: this.categories,
       replay,
       reread: null,
+      memo: new Memo(),
       cache: new Map(),
     };
   }
@@ -1275,6 +1279,7 @@ export function indexBytes(index: ShopIndex): number {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (key === 'cache') bytes += keptBytes(value, 4);
   }
+  bytes += memoBytes(index.memo);
   // ids, value dictionary, merchants, what the next build replays.
   bytes += index.idText.length * 2 + index.valueKey.length * 160;
   for (const docs of index.merchants.values()) bytes += docs.byteLength;
@@ -1303,21 +1308,10 @@ export function heldBufferBytes(index: ShopIndex): number {
       return;
     }
     if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Promise) return;
-    for (const item of value instanceof Map ? value.values() : Array.isArray(value) ? value : Object.values(value)) visit(item, depth - 1);
+    // The memo's values one level down, each of a family's too (as when each was an entry of its own).
+    if (value instanceof Memo) for (const item of memoValues(value)) visit(item, depth - 1);
+    else for (const item of value instanceof Map ? value.values() : Array.isArray(value) ? value : Object.values(value)) visit(item, depth - 1);
   };
   visit(index, 4);
-  return bytes;
-}
-
-function keptBytes(value: unknown, depth: number): number {
-  if (ArrayBuffer.isView(value)) return value.byteLength;
-  if (typeof value === 'string') return value.length * 2;
-  if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Promise) return 0;
-  // Something kept that knows its size better than a walk over it would.
-  const sized = value as { estimatedBytes?: () => number };
-  if (typeof sized.estimatedBytes === 'function') return sized.estimatedBytes();
-  if (Array.isArray(value)) return value.length * 16; // rough: a slot and a small value each
-  let bytes = 0;
-  for (const item of value instanceof Map ? value.values() : Object.values(value)) bytes += keptBytes(item, depth - 1);
   return bytes;
 }

@@ -5,7 +5,7 @@ import { sortInTurns } from './sort-in-turns';
 import { cheaper, cheapestOffers } from './cheapest-offers';
 import { clearMulti, countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
-import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationBase, type LocationShown, type Offered } from './location-only';
+import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationShown, type Offered } from './location-only';
 import { MAX_DEPTH, type ListingQuery, type SortKey } from './query';
 import { Buffers } from './buffers';
 
@@ -89,7 +89,7 @@ export function locationMask(index: ShopIndex, ids: string[]): Uint8Array {
   return mask;
 }
 
-type Scratch = {
+export type Scratch = {
   price: Float64Array;
   oldprice: Float64Array;
   discount: Float64Array;
@@ -104,7 +104,7 @@ type Scratch = {
 
 /** Per-index buffers for location prices: the base prices with one location set's offers over them. */
 function scratchOf(index: ShopIndex): Scratch {
-  let scratch = index.cache.get('scratch') as Scratch | undefined;
+  let scratch = index.memo.scratch;
   if (!scratch) {
     // Prices and discounts in shared memory: the counting worker picks representatives by them.
     const sharedCopy = (column: Float64Array) => {
@@ -121,7 +121,7 @@ function scratchOf(index: ShopIndex): Scratch {
       applied: null,
       appliedKey: null,
     };
-    index.cache.set('scratch', scratch);
+    index.memo.scratch = scratch;
   }
   return scratch;
 }
@@ -159,10 +159,11 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT
 /** The documents in stock in the masked locations and their offers (locate's), kept per set of locations. */
 function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array, way: LocateWay): Located {
   const key = mask.join('');
-  let located = recall(keptMap<Located>(index, 'located'), key);
+  const kept = (index.memo.located ??= new Map());
+  let located = recall(kept, key);
   if (!located) {
     located = locate(index, mask, best, way);
-    keep(keptMap<Located>(index, 'located'), key, located, 16);
+    keep(kept, key, located, 16);
   }
   return located;
 }
@@ -182,7 +183,7 @@ function undo(index: ShopIndex, scratch: Scratch, offers: Int32Array): void {
  * their documents' ranks, ascending (an offer's rank is `offerRank[offer]`), and all of them as a
  * set, made when first asked for (`locatedSet`: a query for locations alone does not need it).
  */
-type Located = { set: Bitset | null; offers: Int32Array };
+export type Located = { set: Bitset | null; offers: Int32Array };
 
 /** Every document in stock in a located set of locations: those without offers, and those with one there. */
 function locatedSet(index: ShopIndex, located: Located): Bitset {
@@ -355,11 +356,10 @@ export function priceFilter(index: ShopIndex, effective: Effective, min: number 
 export function discountFilter(index: ShopIndex, effective: Effective, wanted: boolean): Bitset {
   if (effective.discount === index.discount) {
     // Base discounts do not change with the query: one set per index and answer.
-    const key = `discount:${wanted}`;
-    let cached = index.cache.get(key) as Bitset | undefined;
+    let cached = index.memo.discountSets.get(wanted);
     if (!cached) {
       cached = discountSet(index, index.discount, wanted);
-      index.cache.set(key, cached);
+      index.memo.discountSets.set(wanted, cached);
     }
     return cached;
   }
@@ -394,7 +394,7 @@ export function forEachDocument(set: Bitset, visit: (doc: number) => void): void
 // `ranks` in shared memory (the counting worker reads it); `prices`: made when a query with
 // locations first needs it (8 MB at a million products); `buffers`: the rest, each made when a
 // query first needs it; `parallelFrom`: the query's.
-type Work = {
+export type Work = {
   ranks: Bitset;
   buffers: Buffers;
   repSet: Bitset;
@@ -408,7 +408,7 @@ type Work = {
 };
 
 function workOf(index: ShopIndex): Work {
-  let work = index.cache.get('work') as Work | undefined;
+  let work = index.memo.work;
   if (!work) {
     work = {
       ranks: new Uint32Array(new SharedArrayBuffer(4 * ((index.n + 31) >>> 5))),
@@ -421,7 +421,7 @@ function workOf(index: ShopIndex): Work {
       parallelFrom: PARALLEL_FROM,
       paramDims: true,
     };
-    index.cache.set('work', work);
+    index.memo.work = work;
   }
   return work;
 }
@@ -557,18 +557,18 @@ function countDimension(index: ShopIndex, set: Bitset, dim: number, collapse: bo
 
 /** Counts (values, then presence markers) over the shop's whole listable catalog, kept with the index: unfiltered queries reuse them. */
 function baseCounts(index: ShopIndex, base: Bitset, collapse: boolean, available: boolean): Int32Array {
-  const key = `counts:${collapse}:${available}`;
-  let counts = index.cache.get(key) as Int32Array | undefined;
+  const key = `${collapse}:${available}`;
+  let counts = index.memo.baseCounts.get(key);
   if (!counts) {
     counts = new Int32Array(index.valueKey.length + index.dims.length);
     countPass(index, base, collapse, counts);
-    index.cache.set(key, counts);
+    index.memo.baseCounts.set(key, counts);
   }
   return counts;
 }
 
-type FacetCounts = DimCounts & { requests: number };
-type Shown = { total: number; stats: PriceStats | null };
+export type FacetCounts = DimCounts & { requests: number };
+export type Shown = { total: number; stats: PriceStats | null };
 
 function countFacets(index: ShopIndex, query: ListingQuery, base: Bitset, narrowed: boolean, selections: Map<number, Bitset>, matched: Bitset, pick: Pick | null): FacetCounts {
   const valueCount = index.valueKey.length;
@@ -621,16 +621,6 @@ function countsKey(query: ListingQuery): string {
 /** Facet counts kept per filter set: at most ~16 MB of them per index, least recently used dropped. */
 const COUNTS_BUDGET_BYTES = 16 * 1024 * 1024;
 
-/** A map kept with the index under `name`, least recently used first. */
-function keptMap<T>(index: ShopIndex, name: string): Map<string, T> {
-  let kept = index.cache.get(name) as Map<string, T> | undefined;
-  if (!kept) {
-    kept = new Map();
-    index.cache.set(name, kept);
-  }
-  return kept;
-}
-
 function recall<T>(kept: Map<string, T>, key: string): T | undefined {
   const hit = kept.get(key);
   if (hit !== undefined) {
@@ -646,12 +636,12 @@ function keep<T>(kept: Map<string, T>, key: string, value: T, most: number): voi
 }
 
 function cachedCounts(index: ShopIndex, key: string): FacetCounts | undefined {
-  return recall(keptMap<FacetCounts>(index, 'facet-counts'), key);
+  return recall((index.memo.facetCounts ??= new Map()), key);
 }
 
 function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
   const most = Math.max(16, Math.floor(COUNTS_BUDGET_BYTES / (4 * (index.valueKey.length + index.dims.length))));
-  keep(keptMap<FacetCounts>(index, 'facet-counts'), key, counts, most);
+  keep((index.memo.facetCounts ??= new Map()), key, counts, most);
 }
 
 /**
@@ -660,11 +650,12 @@ function keepCounts(index: ShopIndex, key: string, counts: FacetCounts): void {
  * built or warmed with (orders, the default base counts, the figures for locations alone).
  */
 export function forgetKept(index: ShopIndex): void {
-  index.cache.delete('facet-counts');
-  index.cache.delete('shown');
-  index.cache.delete('sorted');
-  index.cache.delete('located');
-  const scratch = index.cache.get('scratch') as Scratch | undefined;
+  const { memo } = index;
+  memo.facetCounts = undefined;
+  memo.shown = undefined;
+  memo.sorted = undefined;
+  memo.located = undefined;
+  const { scratch } = memo;
   if (scratch?.applied) undo(index, scratch, scratch.applied.offers);
   if (scratch) {
     scratch.applied = null;
@@ -717,11 +708,11 @@ export function comparator(index: ShopIndex, values: Float64Array, dir: 'asc' | 
  * (sequential reads); and each rank's position in it (group order: the counting pass picks a
  * group's representative by comparing them as it reads the group's documents).
  */
-type Walk = { order: Int32Array; groups: Int32Array; positionOfRank: Int32Array };
+export type Walk = { order: Int32Array; groups: Int32Array; positionOfRank: Int32Array };
 
 function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk {
-  const cacheKey = `walk:${key}:${dir}`;
-  let walk = index.cache.get(cacheKey) as Walk | undefined;
+  const orderKey = `${key}:${dir}`;
+  let walk = index.memo.walks.get(orderKey);
   if (!walk) {
     const order = sortedDocuments(index, key, dir);
     const groups = new Int32Array(order.length);
@@ -731,7 +722,7 @@ function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk 
       positionOfRank[index.groupRank[order[k]]] = k;
     }
     walk = { order, groups, positionOfRank };
-    index.cache.set(cacheKey, walk);
+    index.memo.walks.set(orderKey, walk);
   }
   return walk;
 }
@@ -742,8 +733,8 @@ function orderedWalk(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Walk 
  * counts; they depend on stock, so an availability patch makes them again.
  */
 function unfilteredShown(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Shown {
-  const cacheKey = `unfiltered:${key}:${dir}`;
-  let shown = index.cache.get(cacheKey) as Shown | undefined;
+  const orderKey = `${key}:${dir}`;
+  let shown = index.memo.unfiltered.get(orderKey);
   if (!shown) {
     const { order, groups } = orderedWalk(index, key, dir);
     const work = workOf(index);
@@ -760,7 +751,7 @@ function unfilteredShown(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): S
     }
     shown = { total, stats: priceStatsOfSet(index.price, reps, total) };
     reps.fill(0);
-    index.cache.set(cacheKey, shown);
+    index.memo.unfiltered.set(orderKey, shown);
   }
   return shown;
 }
@@ -771,13 +762,13 @@ function baseValues(index: ShopIndex, key: SortKey): Float64Array {
 
 /** Every document in the order of a location-independent key, computed once per index. */
 export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc'): Int32Array {
-  const cacheKey = `order:${key}:${dir}`;
-  let order = index.cache.get(cacheKey) as Int32Array | undefined;
+  const orderKey = `${key}:${dir}`;
+  let order = index.memo.orders.get(orderKey);
   if (!order) {
     order = new Int32Array(index.n);
     for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
     order.sort(comparator(index, baseValues(index, key), dir));
-    index.cache.set(cacheKey, order);
+    index.memo.orders.set(orderKey, order);
   }
   return order;
 }
@@ -788,12 +779,12 @@ export function sortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'de
  * unfiltered listing's size and statistics in that order.
  */
 export async function prepareSortedDocuments(index: ShopIndex, key: SortKey, dir: 'asc' | 'desc', pause: () => Promise<void>): Promise<void> {
-  const cacheKey = `order:${key}:${dir}`;
-  if (!index.cache.has(cacheKey)) {
+  const orderKey = `${key}:${dir}`;
+  if (!index.memo.orders.has(orderKey)) {
     const order = new Int32Array(index.n);
     for (let doc = 0; doc < index.n; doc++) order[doc] = doc;
     await sortInTurns(order, comparator(index, baseValues(index, key), dir), pause);
-    index.cache.set(cacheKey, order);
+    index.memo.orders.set(orderKey, order);
     await pause();
   }
   unfilteredShown(index, key, dir);
@@ -805,9 +796,7 @@ export async function prepareSortedDocuments(index: ShopIndex, key: SortKey, dir
  * would otherwise wait for them (~0.5 s at a million products).
  */
 export async function prepareLocationOnly(index: ShopIndex, previous: ShopIndex, pause: () => Promise<void>): Promise<void> {
-  for (const [cacheKey, value] of previous.cache) {
-    if (!cacheKey.startsWith('location-base:')) continue;
-    const made = value as LocationBase;
+  for (const made of previous.memo.locationBases.values()) {
     const base = locationBase(index, made.available);
     for (const collapse of made.counts.keys()) {
       await pause();
@@ -1173,7 +1162,7 @@ export function runListing(
   // Small results are sorted; larger ones (~size·log(size) comparisons) are read off a kept order.
   const walk = locationDependent || size <= sortDirectlyBelow ? null : orderedWalk(index, sortBy, query.sortDir);
   const unfiltered = walk && !narrowed && selections.size === 0 && collapse && query.available;
-  let shown = unfiltered ? unfilteredShown(index, sortBy, query.sortDir) : recall(keptMap<Shown>(index, 'shown'), shownKey);
+  let shown = unfiltered ? unfilteredShown(index, sortBy, query.sortDir) : recall((index.memo.shown ??= new Map()), shownKey);
   // When they are not kept, the pass that counts the result also picks each group's representative.
   const pick: Pick | null =
     !shown && collapse
@@ -1227,7 +1216,7 @@ export function runListing(
     } else ({ counts, present, requests } = known!);
     if (!shown) {
       shown = { total: result.total, stats: result.stats };
-      keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
+      keep((index.memo.shown ??= new Map()), shownKey, shown, 256);
     }
     const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
     const byOffers = locationKeyed(sortBy);
@@ -1246,7 +1235,7 @@ export function runListing(
         total = pick.count;
       }
       shown = { total, stats: statsOf(index, reps, total, effective, work) };
-      keep(keptMap<Shown>(index, 'shown'), shownKey, shown, 256);
+      keep((index.memo.shown ??= new Map()), shownKey, shown, 256);
     }
     const want = query.page * query.limit > MAX_DEPTH ? 0 : Math.min(shown.total, query.page * query.limit);
     // The page: the first representatives along the kept order when the pick marked their
@@ -1257,7 +1246,7 @@ export function runListing(
     else {
       // Sorted: kept per filter set and order, as far as a page has needed (the next page of a
       // small result is not sorted again).
-      const sorted = keptMap<Int32Array>(index, 'sorted');
+      const sorted = (index.memo.sorted ??= new Map());
       const known = recall(sorted, shownKey);
       if (known && known.length >= want) ordered = known;
       else {

@@ -86,12 +86,12 @@ it('keeps what its queries made when an import changed nothing: the same index u
   const first = await indexFor(sql, shopId);
   const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&price_min=5`)));
   runListing(first, query, null);
-  expect(first.cache.size).toBeGreaterThan(0);
+  expect(first.memo.facetCounts?.size).toBeGreaterThan(0);
   // The same items again: stored as they were, the catalog's version moves on.
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 30 }, (_, i) => item(`p${i}`, i + 1))));
   const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
   expect(next.buildSteps).toBe('nothing changed');
-  expect(next.cache).toBe(first.cache);
+  expect(next.memo).toBe(first.memo);
   expect(next.available).toBe(first.available);
 });
 
@@ -180,17 +180,17 @@ it('answers queries for locations alone with the new stock after a patch, and pr
   };
   const first = await indexFor(sql, shopId);
   expect(inStore(first)).toEqual({ total: 20, page: ['p9', 'p8', 'p7'], prices: [109, 108, 107], max: 109 });
-  expect(first.cache.has('location-base:true')).toBe(true);
+  expect(first.memo.locationBases.has(true)).toBe(true);
   await sql.begin((tx) => applyAvailability(tx, shopId, 'delete', ['p9', 'p19']));
   const patched = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
   expect(patched.buildSteps).toMatch(/availability of 2 products patched/);
   // Made again in the background after the swap, for the new stock.
   await eventually(
-    async () => patched.cache.get('location-base:true') as { size: number; counts: Map<boolean, Int32Array>; representatives: Map<string, unknown> } | undefined,
+    async () => patched.memo.locationBases.get(true),
     (base) => base !== undefined && base.counts.has(true) && base.representatives.has('price:desc'),
     10_000,
   );
-  expect((patched.cache.get('location-base:true') as { size: number }).size).toBe(9);
+  expect(patched.memo.locationBases.get(true)!.size).toBe(9);
   expect(inStore(patched)).toEqual({ total: 18, page: ['p8', 'p7', 'p6'], prices: [108, 107, 106], max: 108 });
 });
 

@@ -73,7 +73,7 @@ export async function compareQueries(sql: Sql, index: ShopIndex, reference: Refe
       const expected = comparable(referenceListing(reference, q));
       expect(engine, JSON.stringify({ ...q, filters: [...q.filters], page: q.page })).toEqual(expected);
       // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
-      for (const sorted of ((index.cache.get('sorted') as Map<string, Int32Array> | undefined) ?? new Map<string, Int32Array>()).values()) {
+      for (const sorted of index.memo.sorted?.values() ?? []) {
         expect(sorted.buffer.byteLength).toBe(sorted.byteLength);
       }
       cases++;
