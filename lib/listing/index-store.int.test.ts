@@ -139,7 +139,9 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
   const shape = (index: Awaited<ReturnType<typeof buildIndex>>) => ({
     pictures: Object.fromEntries([...index.brandPicture].map(([value, url]) => [index.valueLabel[value], url])),
     labels: [...index.valueLabel].sort(),
-    dims: index.dims.map((dim) => [dim.key, dim.priority, dim.numeric, [...dim.values.keys()].sort()]),
+    // By key: a build numbers param dimensions as their rows arrive, in the table's physical order,
+    // which the updates below may change (a row moved by an update, or into space freed by pruning).
+    dims: index.dims.map((dim) => [dim.key, dim.priority, dim.numeric, [...dim.values.keys()].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     postings: Array.from({ length: index.n }, (_, doc) => [idOf(index, doc), documentValues(index, doc).map((value) => index.valueKey[value]).sort()]),
   });
   const stored = shape(await buildIndex(sql, shop.shop_id));
