@@ -1,6 +1,6 @@
 import type { CategoryNode } from '@/lib/catalog/tree';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
-import type { ShopIndex } from './build-index';
+import type { ShopIndex } from './indexing';
 
 export type CategoryLink = { url: string; url_handle: string };
 

@@ -1,8 +1,5 @@
-import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subtractInto, type Bitset } from './bitset';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex } from './build-index';
+import { add, addRange, cardinality, emptySet, fullSet, has, intersectInto, subtractInto, type Bitset, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, docOf, FIRST_PARAM_DIM, foldCase, idOf, type ShopIndex, sortInTurns, cheaper, cheapestOffers } from './indexing';
 import { priceStats, priceStatsOfSet, type PriceStats } from './price-stats';
-import { sortInTurns } from './sort-in-turns';
-import { cheaper, cheapestOffers } from './cheapest-offers';
 import { clearMulti, countRanks, PLANES, presenceFromExcess, type CountTask } from './count-kernel';
 import { countInParallel, finishInParallel, otherPostings, sharedFor, startInParallel, type Shared } from './parallel-count';
 import { baseCounts as locationBaseCounts, before, locationBase, locationCounts, locationShown, representatives, type KeyOrder, type LocationShown, type Offered } from './location-only';

@@ -1,4 +1,4 @@
-import type { Bitset } from './bitset';
+import type { Bitset } from './indexing';
 import type { CategoryLink } from './category-links';
 import type { FacetCounts, Located, Scratch, Shown, Walk, Work } from './engine';
 import type { LocationBase } from './location-only';

@@ -4,7 +4,7 @@ import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
-import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
+import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './indexing';
 import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';

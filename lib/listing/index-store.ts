@@ -1,9 +1,8 @@
 import type { Sql } from 'postgres';
 import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
-import { add, remove } from './bitset';
+import { add, remove, buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './indexing';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
-import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './build-index';
 import { carryIntoRebuild, memoAfterStockPatch } from './index-memo';
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';

@@ -1,8 +1,6 @@
 import type { Sql } from 'postgres';
-import { emptySet } from './bitset';
+import { emptySet, DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex, IntList } from './indexing';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
-import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
-import { IntList } from './int-list';
 import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
 import type { SearchHits } from './engine';
 

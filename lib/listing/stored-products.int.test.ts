@@ -3,7 +3,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
-import { indexBytes } from './build-index';
+import { indexBytes } from './indexing';
 import { dropIndexes, indexFor } from './index-store';
 import { KEPT_PRODUCTS, storedProducts } from './stored-products';
 

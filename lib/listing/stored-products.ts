@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { StoredProduct } from '@/lib/storefront/product-card';
-import type { ShopIndex } from './build-index';
+import type { ShopIndex } from './indexing';
 
 // The stored products a page shows (listing and collections), kept with the index version that
 // chose them: the same pages are asked for again and again, and reading and parsing twenty

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { expect } from 'vitest';
-import { idOf, type ShopIndex } from '@/lib/listing/build-index';
+import { idOf, type ShopIndex } from '@/lib/listing/indexing';
 import { runListing } from '@/lib/listing/engine';
 import { catalogChanged, indexFor } from '@/lib/listing/index-store';
 import type { ListingQuery } from '@/lib/listing/query';
