@@ -40,6 +40,15 @@ const indexingSurfaceOnly = {
   message: 'Import the listing index from its surface, @/lib/listing/indexing (lib/listing/indexing/index.ts).',
 };
 
+// The listing engine (lib/listing/engine) sits on the index (its surface), the query's type and the
+// memo; the rest of lib/listing (listing.ts, index-store.ts, search.ts…) and its callers import its
+// index.ts only.
+const ENGINE_SIBLINGS = ['indexing', 'query', 'index-memo'];
+const engineSurfaceOnly = {
+  group: ['@/lib/listing/engine/*', './engine/*', '../engine/*'],
+  message: 'Import the listing engine from its surface, @/lib/listing/engine (lib/listing/engine/index.ts).',
+};
+
 const layerMessage = (folder, below) =>
   `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs)`;
 
@@ -60,7 +69,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
             message: `${layerMessage(folder, below)}.`,
           },
           ...(folder === 'imports' ? [pipelineSurfaceOnly] : []),
-          ...(folder === 'listing' || folder === 'collections' ? [indexingSurfaceOnly] : []),
+          ...(folder === 'listing' || folder === 'collections' ? [indexingSurfaceOnly, engineSurfaceOnly] : []),
         ],
       },
     ],
@@ -108,12 +117,34 @@ const indexingRule = {
   },
 };
 
+// After the rule for lib/listing, which it replaces there.
+const engineMessage = `${layerMessage('listing/engine', LAYERS.listing)}, and from the rest of lib/listing only ${ENGINE_SIBLINGS.map((name) => `${name}`).join(', ')}: the rest sits on it.`;
+const engineRule = {
+  files: ['lib/listing/engine/**/*.{ts,tsx}'],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/lib/*', '!@/lib/process-wide', '!@/lib/listing', '@/lib/listing/*', ...ENGINE_SIBLINGS.map((name) => `!@/lib/listing/${name}`), ...LAYERS.listing.map((name) => `!@/lib/${name}`)],
+            message: engineMessage,
+          },
+          { group: ['../*', ...ENGINE_SIBLINGS.map((name) => `!../${name}`)], message: engineMessage },
+          { group: ['../indexing/*'], message: indexingSurfaceOnly.message },
+        ],
+      },
+    ],
+  },
+};
+
 // The folders on top, the workers and the entry points (tests and the test harness aside).
 const TOP_FOLDERS = ['bench', 'cli', 'dashboard', 'observability', 'openapi'];
 const surfaceRule = {
   files: ['workers/**/*.{ts,tsx}', 'bin/**/*.{ts,tsx}', ...TOP_FOLDERS.map((folder) => `lib/${folder}/**/*.{ts,tsx}`)],
   ignores: ['**/*.test.ts'],
-  rules: { 'no-restricted-imports': ['error', { patterns: [pipelineSurfaceOnly, indexingSurfaceOnly] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [pipelineSurfaceOnly, indexingSurfaceOnly, engineSurfaceOnly] }] },
 };
 
 export default tseslint.config(
@@ -139,7 +170,7 @@ export default tseslint.config(
             { name: 'postgres', message: 'No SQL in app/: call a domain function in lib/.' },
             { name: 'drizzle-orm', message: 'No SQL in app/: call a domain function in lib/.' },
           ],
-          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }, pipelineSurfaceOnly, indexingSurfaceOnly],
+          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }, pipelineSurfaceOnly, indexingSurfaceOnly, engineSurfaceOnly],
         },
       ],
     },
@@ -147,5 +178,6 @@ export default tseslint.config(
   ...layerRules,
   pipelineRule,
   indexingRule,
+  engineRule,
   surfaceRule,
 );

@@ -17,7 +17,7 @@ const PIECES = {
   'listing-indexes': 'one listing index per shop, its refreshes and memory budget (lib/listing/index-store.ts)',
   'listing-in-flight': 'listing and collection reads being answered (lib/listing/in-flight.ts)',
   'layout-worker': "the thread that lays out a listing index's columns (lib/listing/indexing/layout-worker.ts)",
-  'counting-worker': 'the second thread counting facets of large sets (lib/listing/parallel-count.ts)',
+  'counting-worker': 'the second thread counting facets of large sets (lib/listing/engine/parallel-count.ts)',
   'auth-failures': 'failed authentications per client address and account in the last minute (lib/http/auth-failures.ts)',
   'lookup-limiter': "DNS lookups of outbound requests' hosts under way and their limit (lib/http/dns-lookup.ts)",
   'database-health': 'whether PostgreSQL is away, since when and why: API calls answer 503 meanwhile (lib/runtime/database-health.ts)',

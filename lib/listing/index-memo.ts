@@ -1,7 +1,6 @@
 import type { Bitset } from './indexing';
 import type { CategoryLink } from './category-links';
-import type { FacetCounts, Located, Scratch, Shown, Walk, Work } from './engine';
-import type { LocationBase } from './location-only';
+import type { FacetCounts, Located, LocationBase, Scratch, Shown, Walk, Work } from './engine';
 import type { SearchIndex, SearchScratch } from './search';
 import type { KeptProducts } from './stored-products';
 

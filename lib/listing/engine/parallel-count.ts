@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
-import { bitCount } from './indexing';
+import { bitCount } from '../indexing';
 import { countRanks, KERNEL_SOURCE, PLANES, type CountTask } from './count-kernel';
 import { processWide } from '@/lib/process-wide';
 

@@ -1,4 +1,4 @@
-import { cardinality, emptySet, intersectInto, type Bitset, FIRST_PARAM_DIM, type ShopIndex } from './indexing';
+import { cardinality, emptySet, intersectInto, type Bitset, FIRST_PARAM_DIM, type ShopIndex } from '../indexing';
 import type { Buffers } from './buffers';
 import { presenceFromExcess, type CountTask } from './count-kernel';
 import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
