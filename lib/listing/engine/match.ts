@@ -1,5 +1,8 @@
-import { type Bitset, type ShopIndex, add, addRange, cheaper, cheapestOffers, docOf, emptySet } from '../indexing';
-import { Effective } from './types';
+import { type Offered } from './location-only';
+import { type Buffers } from './buffers';
+import { type ListingQuery } from '../query';
+import { type Bitset, type ShopIndex, add, addRange, cheaper, cheapestOffers, docOf, emptySet, fullSet, intersectInto, subtractInto, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, foldCase } from '../indexing';
+import { Effective, type SearchHits } from './types';
 import { keep, recall, workOf } from './work';
 
 // Match: each filter of a query as a bitset of documents (facet values through the inverted lists,
@@ -356,4 +359,128 @@ export function hasValue(index: ShopIndex, doc: number, dim: number, key: string
   const rank = index.groupRank[doc];
   for (let p = index.postOffsets[rank]; p < index.postOffsets[rank + 1]; p++) if (index.postings[p] === value) return true;
   return false;
+}
+
+/** What a query's filters match (matchQuery). */
+export type Match = {
+  base: Bitset; // the filters every facet sees
+  narrowed: boolean; // some filter of `base` left out a product in stock
+  selections: Map<number, Bitset>; // per facet dimension filtered on, its filter: left out of its own counts
+  matched: Bitset; // the result: `base` and every selection
+  effective: Effective; // prices, with the asked locations' offers written in
+  mask: Uint8Array | null; // the asked locations, each with those below it
+  located: Located | null; // locations alone: the offers in them (location-only.ts), not written in
+};
+
+/** The match stage: each filter of the query as a bitset, and what they leave. */
+export function matchQuery(index: ShopIndex, query: ListingQuery, search: SearchHits | null, buffers: Buffers, way: LocateWay): Match {
+  const n = index.n;
+  let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
+
+  // Filters every facet sees.
+  const base = query.available ? buffers.copy('base', index.available) : fullSet(n);
+  let narrowed = false;
+  const narrow = (set: Bitset) => {
+    intersectInto(base, set);
+    narrowed = true;
+  };
+  if (query.exclude.length) {
+    subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
+    narrowed = true;
+  }
+  if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id)), buffers.uint32('categories', base.length)));
+  let mask: Uint8Array | null = null;
+  // Locations and nothing else: answered from what the index keeps (location-only.ts), without
+  // writing the locations' prices in; the offers that price the result are kept beside it.
+  const onlyLocations = locationsAlone(index, query, search);
+  let located: Located | null = null;
+  if (query.locations.length) {
+    mask = locationMask(index, query.locations);
+    if (onlyLocations) {
+      // The result comes from the offered products (location-only.ts): `base` and `matched` stay
+      // every product (in stock), which only the locations in stock below read.
+      located = locatedFor(index, mask, scratchOf(index).best, way);
+      narrowed = true;
+    } else {
+      const filtered = locationFilter(index, mask, way);
+      effective = filtered.effective;
+      narrow(filtered.set);
+    }
+  }
+  // Merchant filters apply only when the feed sets merchants at all (spec 4.7).
+  if (index.merchants.size > 0) {
+    if (query.merchants.length) narrow(docsSet(n, query.merchants.map((m) => index.merchants.get(foldCase(m)))));
+    if (query.excludedMerchants.length) {
+      subtractInto(base, docsSet(n, query.excludedMerchants.map((m) => index.merchants.get(foldCase(m)))));
+      narrowed = true;
+    }
+  }
+  if (query.priceMin !== null || query.priceMax !== null) narrow(priceFilter(index, effective, query.priceMin, query.priceMax, buffers.uint32('prices', base.length)));
+  if (query.discount !== null) narrow(discountFilter(index, effective, query.discount));
+  if (search) narrow(search.set);
+
+  // Filters on facet dimensions: each is left out of its own dimension's counts.
+  const selections = new Map<number, Bitset>();
+  const select = (dim: number | undefined, keys: string[], excluded: string[] = []) => {
+    if (keys.length === 0 && excluded.length === 0) return;
+    const values = (list: string[]) => list.map((key) => (dim === undefined ? undefined : index.dims[dim].values.get(dim < 4 && dim !== DIM_CATEGORY ? foldCase(key) : key)));
+    const set = keys.length ? union(index, values(keys)) : fullSet(n);
+    if (excluded.length) subtractInto(set, union(index, values(excluded)));
+    if (dim === undefined) narrow(set); // a param no product has: nothing matches
+    else selections.set(dim, set);
+  };
+  select(DIM_BRAND, query.brands, query.excludedBrands);
+  select(DIM_COLOR, query.colors);
+  select(DIM_SIZE, query.sizes);
+  for (const [name, values] of query.filters) select(index.dimByKey.get(`param:${name}`), values);
+
+  const matched = buffers.copy('matched', base);
+  for (const set of selections.values()) intersectInto(matched, set);
+  return { base, narrowed, selections, matched, effective, mask, located };
+}
+
+/**
+ * Whether a query asks for locations and nothing else (no search, no other filter): answered from
+ * what the index keeps (location-only.ts).
+ */
+export function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHits | null): boolean {
+  const merchants = index.merchants.size > 0 && (query.merchants.length > 0 || query.excludedMerchants.length > 0);
+  const selections = query.brands.length + query.excludedBrands.length + query.colors.length + query.sizes.length;
+  return (
+    query.locations.length > 0 &&
+    !search &&
+    !merchants &&
+    selections === 0 &&
+    query.exclude.length === 0 &&
+    query.categories.length === 0 &&
+    query.priceMin === null &&
+    query.priceMax === null &&
+    query.discount === null &&
+    [...query.filters.values()].every((values) => values.length === 0)
+  );
+}
+
+/** The locations where the result is in stock (within the asked ones, when asked), with those above them. */
+export function locationsInStock(index: ShopIndex, matched: Bitset, mask: Uint8Array | null, offered: Offered | null): number[] {
+  const found = new Uint8Array(index.locations.length);
+  let everywhere = false;
+  for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
+  if (!everywhere) {
+    const visit = (doc: number) => {
+      const rank = index.groupRank[doc];
+      for (let o = index.rankOfferOffsets[rank]; o < index.rankOfferOffsets[rank + 1]; o++) {
+        const location = index.offerLocation[o];
+        if (mask && !mask[location]) continue;
+        for (const above of index.locationAncestors[location]) found[above] = 1;
+      }
+    };
+    // Locations alone: the result's products with offers are the offered ones.
+    if (offered) offered.docs.forEach(visit);
+    else forEachDocument(matched, visit);
+  }
+  const locations: number[] = [];
+  for (let l = 0; l < index.knownLocations; l++) {
+    if ((everywhere || found[l]) && (!mask || mask[l])) locations.push(l);
+  }
+  return locations;
 }

@@ -227,3 +227,27 @@ export function offerOfDocument(index: ShopIndex, offered: Offered, doc: number)
   const slot = offerSlot(index, offered, doc);
   return slot < 0 ? -1 : offered.offers[slot];
 }
+
+/** The price, oldprice, discount and location each page product is shown with: its offer's, when one priced it. */
+export function pagePrices(index: ShopIndex, page: Int32Array, effective: Effective, offered: Offered | null) {
+  const pagePrice = new Float64Array(page.length);
+  const pageOldprice = new Float64Array(page.length);
+  const pageDiscount = new Float64Array(page.length);
+  const pageLocation = new Int32Array(page.length).fill(-1);
+  const offerOf = (doc: number) => (offered ? offerOfDocument(index, offered, doc) : -1);
+  page.forEach((doc, i) => {
+    const offer = offerOf(doc);
+    if (offer >= 0) {
+      pagePrice[i] = index.offerPrice[offer];
+      pageOldprice[i] = index.offerOldprice[offer];
+      pageDiscount[i] = index.offerDiscount[offer];
+      pageLocation[i] = index.offerLocation[offer];
+      return;
+    }
+    if (effective.offerLocation) pageLocation[i] = effective.offerLocation[doc];
+    pagePrice[i] = effective.price[doc];
+    pageOldprice[i] = effective.oldprice[doc];
+    pageDiscount[i] = effective.discount[doc];
+  });
+  return { pagePrice, pageOldprice, pageDiscount, pageLocation };
+}

@@ -1,13 +1,13 @@
-import { type Bitset, DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, type ShopIndex, cardinality, foldCase, fullSet, idOf, intersectInto, subtractInto } from '../indexing';
+import { type Bitset, DIM_CATEGORY, FIRST_PARAM_DIM, type ShopIndex, cardinality, idOf } from '../indexing';
 import { type ListingQuery, MAX_DEPTH } from '../query';
 import { countRanks } from './count-kernel';
 import { Pick, cachedCounts, countFacets, countPass, countsKey, keepCounts } from './facet-counts';
 import { type KeyOrder, type LocationShown, type Offered, locationBase, locationCounts, locationShown } from './location-only';
-import { Located, MERGE_LISTS_UP_TO, SCAN_OFFERS_FROM, discountFilter, docsSet, forEachDocument, hasValue, idDocs, locatedFor, locationFilter, locationMask, priceFilter, scratchOf, undo, union } from './match';
+import { MERGE_LISTS_UP_TO, SCAN_OFFERS_FROM, hasValue, undo, matchQuery, locationsInStock } from './match';
 import { comparator, locationKeyed, orderedWalk, sortValues, unfilteredShown } from './order';
-import { SORT_DIRECTLY_BELOW, firstInOrder, firstPositions, locationPage, offerOfDocument, offerSlot, offeredOf, statsOf, walkToPage } from './page';
+import { SORT_DIRECTLY_BELOW, firstInOrder, firstPositions, locationPage, offerOfDocument, offerSlot, offeredOf, statsOf, walkToPage, pagePrices } from './page';
 import { finishInParallel, otherPostings, sharedFor, startInParallel } from './parallel-count';
-import { Effective, EngineResult, SearchHits } from './types';
+import { EngineResult, SearchHits } from './types';
 import { PARALLEL_FROM, keep, recall, workOf } from './work';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -54,23 +54,6 @@ export function filterNames(query: ListingQuery): string[] {
 }
 
 /** Whether a query asks for locations and nothing else that narrows its result (see location-only.ts). */
-export function locationsAlone(index: ShopIndex, query: ListingQuery, search: SearchHits | null): boolean {
-  const merchants = index.merchants.size > 0 && (query.merchants.length > 0 || query.excludedMerchants.length > 0);
-  const selections = query.brands.length + query.excludedBrands.length + query.colors.length + query.sizes.length;
-  return (
-    query.locations.length > 0 &&
-    !search &&
-    !merchants &&
-    selections === 0 &&
-    query.exclude.length === 0 &&
-    query.categories.length === 0 &&
-    query.priceMin === null &&
-    query.priceMax === null &&
-    query.discount === null &&
-    [...query.filters.values()].every((values) => values.length === 0)
-  );
-}
-
 /**
  * `sortDirectlyBelow`: results up to this size are sorted, larger ones read off the kept order;
  * `parallelFrom`: sets of this many documents are counted on two threads (tests set 0 for both);
@@ -90,68 +73,7 @@ export function runListing(
   const { buffers } = work;
   work.parallelFrom = parallelFrom;
   work.paramDims = paramDims;
-  const n = index.n;
-  let effective: Effective = { price: index.price, oldprice: index.oldprice, discount: index.discount, offerLocation: null };
-
-  // Filters every facet sees.
-  const base = query.available ? buffers.copy('base', index.available) : fullSet(n);
-  let narrowed = false;
-  const narrow = (set: Bitset) => {
-    intersectInto(base, set);
-    narrowed = true;
-  };
-  if (query.exclude.length) {
-    subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
-    narrowed = true;
-  }
-  if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id)), buffers.uint32('categories', base.length)));
-  let mask: Uint8Array | null = null;
-  // Locations and nothing else: answered from what the index keeps (location-only.ts), without
-  // writing the locations' prices in; the offers that price the result are kept beside it.
-  const onlyLocations = locationsAlone(index, query, search);
-  let located: Located | null = null;
-  if (query.locations.length) {
-    mask = locationMask(index, query.locations);
-    if (onlyLocations) {
-      // The result comes from the offered products (location-only.ts): `base` and `matched` stay
-      // every product (in stock), which only the locations in stock below read.
-      located = locatedFor(index, mask, scratchOf(index).best, { scanOffersFrom, mergeListsUpTo, subtrees });
-      narrowed = true;
-    } else {
-      const filtered = locationFilter(index, mask, { scanOffersFrom, mergeListsUpTo, subtrees });
-      effective = filtered.effective;
-      narrow(filtered.set);
-    }
-  }
-  // Merchant filters apply only when the feed sets merchants at all (spec 4.7).
-  if (index.merchants.size > 0) {
-    if (query.merchants.length) narrow(docsSet(n, query.merchants.map((m) => index.merchants.get(foldCase(m)))));
-    if (query.excludedMerchants.length) {
-      subtractInto(base, docsSet(n, query.excludedMerchants.map((m) => index.merchants.get(foldCase(m)))));
-      narrowed = true;
-    }
-  }
-  if (query.priceMin !== null || query.priceMax !== null) narrow(priceFilter(index, effective, query.priceMin, query.priceMax, buffers.uint32('prices', base.length)));
-  if (query.discount !== null) narrow(discountFilter(index, effective, query.discount));
-  if (search) narrow(search.set);
-
-  // Filters on facet dimensions: each is left out of its own dimension's counts.
-  const selections = new Map<number, Bitset>();
-  const select = (dim: number | undefined, keys: string[], excluded: string[] = []) => {
-    if (keys.length === 0 && excluded.length === 0) return;
-    const values = (list: string[]) => list.map((key) => (dim === undefined ? undefined : index.dims[dim].values.get(dim < 4 && dim !== DIM_CATEGORY ? foldCase(key) : key)));
-    const set = keys.length ? union(index, values(keys)) : fullSet(n);
-    if (excluded.length) subtractInto(set, union(index, values(excluded)));
-    if (dim === undefined) narrow(set); // a param no product has: nothing matches
-    else selections.set(dim, set);
-  };
-  select(DIM_BRAND, query.brands, query.excludedBrands);
-  select(DIM_COLOR, query.colors);
-  select(DIM_SIZE, query.sizes);
-  for (const [name, values] of query.filters) select(index.dimByKey.get(`param:${name}`), values);
-
-  const matched = buffers.copy('matched', base);
-  for (const set of selections.values()) intersectInto(matched, set);
+  const { base, narrowed, selections, matched, effective, mask, located } = matchQuery(index, query, search, buffers, { scanOffersFrom, mergeListsUpTo, subtrees });
 
   // The order, and what is kept of this filter set in it: the result's size and price statistics
   // depend on the filters and the order (which variant stands for a group).
@@ -266,47 +188,10 @@ export function runListing(
 
   const from = (query.page - 1) * query.limit;
   const page = from >= ordered.length ? new Int32Array(0) : ordered.slice(from, Math.min(ordered.length, from + query.limit));
-  const pagePrice = new Float64Array(page.length);
-  const pageOldprice = new Float64Array(page.length);
-  const pageDiscount = new Float64Array(page.length);
-  const pageLocation = new Int32Array(page.length).fill(-1);
+  const { pagePrice, pageOldprice, pageDiscount, pageLocation } = pagePrices(index, page, effective, offered);
   const offerOf = (doc: number) => (offered ? offerOfDocument(index, offered, doc) : -1);
-  page.forEach((doc, i) => {
-    const offer = offerOf(doc);
-    if (offer >= 0) {
-      pagePrice[i] = index.offerPrice[offer];
-      pageOldprice[i] = index.offerOldprice[offer];
-      pageDiscount[i] = index.offerDiscount[offer];
-      pageLocation[i] = index.offerLocation[offer];
-      return;
-    }
-    if (effective.offerLocation) pageLocation[i] = effective.offerLocation[doc];
-    pagePrice[i] = effective.price[doc];
-    pageOldprice[i] = effective.oldprice[doc];
-    pageDiscount[i] = effective.discount[doc];
-  });
 
-  // Locations where the result is in stock (within the asked ones, when asked).
-  const found = new Uint8Array(index.locations.length);
-  let everywhere = false;
-  for (let w = 0; w < matched.length && !everywhere; w++) if (matched[w] & index.withoutOffers[w]) everywhere = true;
-  if (!everywhere) {
-    const visit = (doc: number) => {
-      const rank = index.groupRank[doc];
-      for (let o = index.rankOfferOffsets[rank]; o < index.rankOfferOffsets[rank + 1]; o++) {
-        const location = index.offerLocation[o];
-        if (mask && !mask[location]) continue;
-        for (const above of index.locationAncestors[location]) found[above] = 1;
-      }
-    };
-    // Locations alone: the result's products with offers are the offered ones.
-    if (offered) offered.docs.forEach(visit);
-    else forEachDocument(matched, visit);
-  }
-  const locations: number[] = [];
-  for (let l = 0; l < index.knownLocations; l++) {
-    if ((everywhere || found[l]) && (!mask || mask[l])) locations.push(l);
-  }
+  const locations = locationsInStock(index, matched, mask, offered);
 
   const debug = query.debug
     ? Array.from(page, (doc) => {
