@@ -49,7 +49,28 @@ export class Memo {
   readonly links = new Map<string, Map<string, CategoryLink>>();
   /** Products' stored rows read for pages shown. */
   storedProducts: KeptProducts | undefined = undefined;
+  // The answer's shaping (listing.ts): per dimension, or per value.
+  /** A numeric param's values in ascending order of their numbers, by dimension. */
+  readonly numericOrders = new Map<number, Int32Array>();
+  /** A dimension's values in the order of their labels, by dimension. */
+  labelOrders: (LabelOrder | undefined)[] | undefined = undefined;
+  /** A value's label as JSON, by value. */
+  labelJson: (string | undefined)[] | undefined = undefined;
+  /** Whether a dimension's labels are all distinct and none is an array index, by dimension. */
+  plainLabelDims: (boolean | undefined)[] | undefined = undefined;
+  /** A category facet's JSON up to its count, by value (null: not shown). */
+  categoryHeads: (string | null | undefined)[] | undefined = undefined;
+  /** A brand facet's JSON up to its count, by value. */
+  brandHeads: string[] | undefined = undefined;
+  /** The answer's facet blocks, encoded, per filter set and limits, least recently used first. */
+  facetBlocks: Map<string, FacetBlocks> | undefined = undefined;
 }
+
+/** A dimension's values in code-unit order of their labels (then value number), and each value's place in it. */
+export type LabelOrder = { byRank: Int32Array; rankOf: Int32Array };
+
+/** The answer's categories, filters, industrial_filters and brands, encoded. */
+export type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<ArrayBuffer>; industrial: Uint8Array<ArrayBuffer>; brands: Uint8Array<ArrayBuffer> };
 
 /**
  * Per entry: whether an availability patch keeps it (it does not depend on stock, and the patched
@@ -77,15 +98,23 @@ export const MEMO_RULES: { [K in keyof Memo]: Rule } = {
   searchScratch: { acrossStockPatch: false, family: false },
   links: { acrossStockPatch: true, family: true },
   storedProducts: { acrossStockPatch: true, family: false },
+  numericOrders: { acrossStockPatch: true, family: true },
+  labelOrders: { acrossStockPatch: false, family: false },
+  labelJson: { acrossStockPatch: false, family: false },
+  plainLabelDims: { acrossStockPatch: false, family: false },
+  categoryHeads: { acrossStockPatch: false, family: false },
+  brandHeads: { acrossStockPatch: false, family: false },
+  facetBlocks: { acrossStockPatch: false, family: false },
 };
 
 const ENTRIES = Object.keys(MEMO_RULES) as (keyof Memo)[];
 
 function carry<K extends keyof Memo>(from: Memo, to: Memo, key: K): void {
-  const value = from[key];
   // A family is copied (the patched index adds to its own), its values shared.
-  if (value instanceof Map) for (const [k, v] of value) (to[key] as Map<unknown, unknown>).set(k, v);
-  else to[key] = value;
+  if (MEMO_RULES[key].family) {
+    const family = to[key] as unknown as Map<unknown, unknown>;
+    for (const [k, v] of from[key] as unknown as Map<unknown, unknown>) family.set(k, v);
+  } else to[key] = from[key];
 }
 
 /** The memo of an index whose stock bits were patched: what does not depend on stock. */

@@ -194,8 +194,7 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       else remove(available, doc);
     }
     // Orders do not depend on stock; counts do (MEMO_RULES). Products' stored rows did not change.
-    const cache = new Map([...index.cache].filter(([key]) => key.startsWith('numeric-order:')));
-    return { ...index, version: state.version, available, memo: memoAfterStockPatch(index.memo), cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
+    return { ...index, version: state.version, available, memo: memoAfterStockPatch(index.memo), buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
 }
 

@@ -685,7 +685,6 @@ export class IndexBuilder {
       replay,
       reread: null,
       memo: new Memo(),
-      cache: new Map(),
     };
   }
 }

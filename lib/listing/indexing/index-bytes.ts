@@ -1,4 +1,4 @@
-import { keptBytes, Memo, memoBytes, memoValues } from '../index-memo';
+import { Memo, memoBytes, memoValues } from '../index-memo';
 import type { ShopIndex } from './shop-index';
 
 /**
@@ -7,10 +7,7 @@ import type { ShopIndex } from './shop-index';
  */
 export function indexBytes(index: ShopIndex): number {
   let bytes = 0;
-  for (const [key, value] of Object.entries(index)) {
-    if (ArrayBuffer.isView(value)) bytes += value.byteLength;
-    else if (key === 'cache') bytes += keptBytes(value, 4);
-  }
+  for (const value of Object.values(index)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   bytes += memoBytes(index.memo);
   // ids, value dictionary, merchants, what the next build replays.
   bytes += index.idText.length * 2 + index.valueKey.length * 160;

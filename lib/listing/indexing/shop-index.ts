@@ -111,8 +111,6 @@ export type ShopIndex = {
   reread: ReadonlySet<string> | null;
   // What queries make once and keep with this version (index-memo.ts).
   memo: Memo;
-  // The same for the answer's shaping (listing.ts), by key.
-  cache: Map<string, unknown>;
 };
 
 /**
