@@ -32,6 +32,23 @@ const pipelineSurfaceOnly = {
   message: 'Import the import pipeline from its surface, @/lib/imports/pipeline (lib/imports/pipeline/index.ts).',
 };
 
+// The listing index and its build (lib/listing/indexing) sit below the rest of lib/listing, behind
+// its index.ts. It may import the memo (lib/listing/index-memo.ts), which the index carries.
+const INDEXING_BELOW = ['catalog', 'images', 'http', 'runtime', 'jobs'];
+const indexingSurfaceOnly = {
+  group: ['@/lib/listing/indexing/*', './indexing/*', '../indexing/*'],
+  message: 'Import the listing index from its surface, @/lib/listing/indexing (lib/listing/indexing/index.ts).',
+};
+
+// The listing engine (lib/listing/engine) sits on the index (its surface), the query's type and the
+// memo; the rest of lib/listing (listing.ts, index-store.ts, search.ts…) and its callers import its
+// index.ts only.
+const ENGINE_SIBLINGS = ['indexing', 'query', 'index-memo'];
+const engineSurfaceOnly = {
+  group: ['@/lib/listing/engine/*', './engine/*', '../engine/*'],
+  message: 'Import the listing engine from its surface, @/lib/listing/engine (lib/listing/engine/index.ts).',
+};
+
 const layerMessage = (folder, below) =>
   `lib/${folder} may import from ${below.length ? below.map((name) => `lib/${name}`).join(', ') : 'no other folder of lib/'} (the layers in eslint.config.mjs)`;
 
@@ -52,6 +69,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, below]) => ({
             message: `${layerMessage(folder, below)}.`,
           },
           ...(folder === 'imports' ? [pipelineSurfaceOnly] : []),
+          ...(folder === 'listing' || folder === 'collections' ? [indexingSurfaceOnly, engineSurfaceOnly] : []),
         ],
       },
     ],
@@ -78,12 +96,55 @@ const pipelineRule = {
   },
 };
 
+// After the rule for lib/listing, which it replaces there.
+const indexingMessage = `${layerMessage('listing/indexing', INDEXING_BELOW)}, and from lib/listing only the memo (lib/listing/index-memo.ts): the rest of lib/listing sits on it.`;
+const indexingRule = {
+  files: ['lib/listing/indexing/**/*.{ts,tsx}'],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/lib/*', '!@/lib/process-wide', '!@/lib/listing', '@/lib/listing/*', '!@/lib/listing/indexing', '!@/lib/listing/index-memo', ...INDEXING_BELOW.map((name) => `!@/lib/${name}`)],
+            message: indexingMessage,
+          },
+          { group: ['../*', '!../index-memo'], message: indexingMessage },
+        ],
+      },
+    ],
+  },
+};
+
+// After the rule for lib/listing, which it replaces there.
+const engineMessage = `${layerMessage('listing/engine', LAYERS.listing)}, and from the rest of lib/listing only ${ENGINE_SIBLINGS.map((name) => `${name}`).join(', ')}: the rest sits on it.`;
+const engineRule = {
+  files: ['lib/listing/engine/**/*.{ts,tsx}'],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/lib/*', '!@/lib/process-wide', '!@/lib/listing', '@/lib/listing/*', ...ENGINE_SIBLINGS.map((name) => `!@/lib/listing/${name}`), ...LAYERS.listing.map((name) => `!@/lib/${name}`)],
+            message: engineMessage,
+          },
+          { group: ['../*', ...ENGINE_SIBLINGS.map((name) => `!../${name}`)], message: engineMessage },
+          { group: ['../indexing/*'], message: indexingSurfaceOnly.message },
+        ],
+      },
+    ],
+  },
+};
+
 // The folders on top, the workers and the entry points (tests and the test harness aside).
 const TOP_FOLDERS = ['bench', 'cli', 'dashboard', 'observability', 'openapi'];
 const surfaceRule = {
   files: ['workers/**/*.{ts,tsx}', 'bin/**/*.{ts,tsx}', ...TOP_FOLDERS.map((folder) => `lib/${folder}/**/*.{ts,tsx}`)],
   ignores: ['**/*.test.ts'],
-  rules: { 'no-restricted-imports': ['error', { patterns: [pipelineSurfaceOnly] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [pipelineSurfaceOnly, indexingSurfaceOnly, engineSurfaceOnly] }] },
 };
 
 export default tseslint.config(
@@ -109,12 +170,14 @@ export default tseslint.config(
             { name: 'postgres', message: 'No SQL in app/: call a domain function in lib/.' },
             { name: 'drizzle-orm', message: 'No SQL in app/: call a domain function in lib/.' },
           ],
-          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }, pipelineSurfaceOnly],
+          patterns: [{ group: ['@/db/*', '@/db'], message: 'No database access in app/: call a domain function in lib/.' }, pipelineSurfaceOnly, indexingSurfaceOnly, engineSurfaceOnly],
         },
       ],
     },
   },
   ...layerRules,
   pipelineRule,
+  indexingRule,
+  engineRule,
   surfaceRule,
 );

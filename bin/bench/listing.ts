@@ -33,7 +33,7 @@ import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createCollection } from '@/lib/collections/manage-collections';
 import type { CollectionRules } from '@/lib/collections/schemas';
 import { selectCollection } from '@/lib/collections/select-products';
-import { docOf, heldBufferBytes, indexBytes, type ShopIndex } from '@/lib/listing/build-index';
+import { docOf, heldBufferBytes, indexBytes, type ShopIndex } from '@/lib/listing/indexing';
 import { forgetKept, runListing } from '@/lib/listing/engine';
 import { dropIndexes, forgetIndexStore, indexFor, searchIndexFor } from '@/lib/listing/index-store';
 import { paramsFromSearch, parseListingQuery } from '@/lib/listing/query';

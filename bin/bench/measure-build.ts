@@ -7,7 +7,7 @@
 // profile. Prefix GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to build as `npm start`'s server does.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { applyProducts } from '@/lib/catalog/apply-products';
-import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/build-index';
+import { buildIndex, rebuildIndex, type ShopIndex } from '@/lib/listing/indexing';
 import { numberArg, readArgs } from './args';
 import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 

@@ -5,8 +5,7 @@
 // where each build's time went. With --digest: a digest of every field of the index instead, to
 // check that a change to the builder leaves the index the same, byte for byte.
 import { createHash } from 'node:crypto';
-import { BinaryCopyReader } from '@/lib/listing/binary-copy';
-import { IndexBuilder, loadTree, PRODUCT_FIELD_COUNT, productsCopy, type ShopIndex } from '@/lib/listing/build-index';
+import { BinaryCopyReader, IndexBuilder, loadTree, PRODUCT_FIELD_COUNT, productsCopy, type ShopIndex } from '@/lib/listing/indexing';
 import { numberArg, readArgs } from './args';
 import { bootKeptDatabase, DATA_DIR_OPTION, largestShop } from './kept-database';
 

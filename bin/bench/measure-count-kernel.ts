@@ -2,7 +2,7 @@
 // The counting kernel alone, on one thread, over a made-up index of N documents (groups of three,
 // ~21 postings each, 3,000 values) at two densities of the counted set. Its time follows the
 // postings streamed more than the documents counted: what bounds counting on a machine.
-import { countRanks } from '@/lib/listing/count-kernel';
+import { countRanks } from '@/lib/listing/engine';
 import { numberArg, readArgs } from './args';
 
 const args = readArgs('bin/bench/measure-count-kernel.ts [--documents N] [--per 21]', { documents: { type: 'string', default: '1000000' }, per: { type: 'string', default: '21' } });

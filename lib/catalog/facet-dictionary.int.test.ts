@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildIndex, docOf, documentValues, type ShopIndex } from '@/lib/listing/build-index';
+import { buildIndex, docOf, documentValues, type ShopIndex } from '@/lib/listing/indexing';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { productItem } from '@/lib/testing/applied-imports';

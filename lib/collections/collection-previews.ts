@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '@/lib/http/errors';
 import { describeZodError } from '@/lib/http/zod-message';
 import { imageSigningKey, linkExpiry, resizedImagePath } from '@/lib/images/image-urls';
-import { idOf } from '@/lib/listing/build-index';
+import { idOf } from '@/lib/listing/indexing';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import { storedProducts } from '@/lib/listing/stored-products';
 import type { AppContext } from '@/lib/runtime/context';

@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/http/errors';
-import { idOf } from '@/lib/listing/build-index';
+import { idOf } from '@/lib/listing/indexing';
 import { categoryLinks } from '@/lib/listing/category-links';
 import { withReadSlot } from '@/lib/listing/in-flight';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';

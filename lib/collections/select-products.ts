@@ -1,5 +1,4 @@
-import { cardinality, intersectInto, subtractInto, type Bitset } from '@/lib/listing/bitset';
-import { DIM_BRAND, DIM_CATEGORY, foldCase, type ShopIndex } from '@/lib/listing/build-index';
+import { cardinality, intersectInto, subtractInto, type Bitset, DIM_BRAND, DIM_CATEGORY, foldCase, type ShopIndex } from '@/lib/listing/indexing';
 import {
   comparator,
   discountFilter,

@@ -1,6 +1,6 @@
 import type { CategoryNode } from '@/lib/catalog/tree';
 import { handleOf, withTracking } from '@/lib/storefront/tracking';
-import type { ShopIndex } from './build-index';
+import type { ShopIndex } from './indexing';
 
 export type CategoryLink = { url: string; url_handle: string };
 
@@ -10,11 +10,11 @@ export type CategoryLink = { url: string; url_handle: string };
  * the same object each time, so what is made of it can be kept by it).
  */
 export function categoryLinks(index: ShopIndex, tracking: Record<string, string>): (node: CategoryNode) => CategoryLink {
-  const key = `links:${JSON.stringify(tracking)}`;
-  let links = index.cache.get(key) as Map<string, CategoryLink> | undefined;
+  const key = JSON.stringify(tracking);
+  let links = index.memo.links.get(key);
   if (!links) {
     links = new Map();
-    index.cache.set(key, links);
+    index.memo.links.set(key, links);
   }
   const known = links;
   return (node) => {

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { applyChange, catalogOf, propertyRuns, changeOf, LARGE, loadCatalog, productOf, queryOf, SMALL, toQuery, type CatalogSizes, type GeneratedCatalog, type GeneratedProduct } from '@/lib/testing/listing-arbitraries';
 import { compareQueries, storeIndexAt } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog } from '@/lib/testing/listing-reference';
-import { buildIndex, rebuildIndex } from './build-index';
+import { buildIndex, rebuildIndex } from './indexing';
 import { dropIndexes } from './index-store';
 
 // The engine against the reference beyond small fresh builds: catalogs of hundreds of products,

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { catalogOf, loadCatalog, propertyRuns, queryOf, SMALL, toQuery, type GeneratedCatalog, type GeneratedQuery } from '@/lib/testing/listing-arbitraries';
 import { comparable, compareQueries, engineAnswer } from '@/lib/testing/listing-compare';
 import { loadReferenceCatalog, referenceListing } from '@/lib/testing/listing-reference';
-import { buildIndex } from './build-index';
+import { buildIndex } from './indexing';
 import { runListing } from './engine';
 import type { ListingQuery, SortKey } from './query';
 import { SEARCH_FIELDS } from './search-text';

@@ -1,4 +1,5 @@
-import type { ShopIndex } from './build-index';
+import type { FacetOrders, LabelOrder } from './index-memo';
+import type { ShopIndex } from './indexing';
 
 // The orders an answer's facets are written in, per dimension and index version: values by label
 // (lists of values) and by number (numeric params' ranges). Each is a sort of the dimension's
@@ -7,17 +8,8 @@ import type { ShopIndex } from './build-index';
 // numbers the same (carryFacetOrders). Orders hold places within the dimension (value − its
 // first value), which a rebuild keeps when the dimensions before it gained values.
 
-/** A dimension's values in code-unit order of their labels (then value number), and each value's place in it. */
-export type LabelOrder = { byRank: Int32Array; rankOf: Int32Array };
-
-type Orders = { byLabel: (LabelOrder | undefined)[]; byNumber: (Int32Array | undefined)[] };
-
-const KEY = 'facet-orders';
-
-function ordersOf(index: ShopIndex): Orders {
-  let orders = index.cache.get(KEY) as Orders | undefined;
-  if (!orders) index.cache.set(KEY, (orders = { byLabel: [], byNumber: [] }));
-  return orders;
+function ordersOf(index: ShopIndex): FacetOrders {
+  return (index.memo.facetOrders ??= { byLabel: [], byNumber: [] });
 }
 
 /** The dimension's values by label: `byRank[rank]` a value's place in the dimension, `rankOf[place]` its rank. */
@@ -58,7 +50,7 @@ export function numberOrder(index: ShopIndex, dim: number): Int32Array {
  * dimension's labels, mostly the same strings, against a sort.
  */
 export function carryFacetOrders(previous: ShopIndex, next: ShopIndex): void {
-  const made = previous.cache.get(KEY) as Orders | undefined;
+  const made = previous.memo.facetOrders;
   if (!made) return;
   const carried = ordersOf(next);
   for (let dim = 0; dim < previous.dims.length; dim++) {

@@ -4,7 +4,7 @@ import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
-import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './build-index';
+import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './indexing';
 import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
 import { paramsFromSearch, parseListingQuery } from './query';
@@ -87,12 +87,12 @@ it('keeps what its queries made when an import changed nothing: the same index u
   const first = await indexFor(sql, shopId);
   const query = parseListingQuery(paramsFromSearch(new URLSearchParams(`shop_id=${shopId}&did=d&sid=s&price_min=5`)));
   runListing(first, query, null);
-  expect(first.cache.size).toBeGreaterThan(0);
+  expect(first.memo.facetCounts?.size).toBeGreaterThan(0);
   // The same items again: stored as they were, the catalog's version moves on.
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', Array.from({ length: 30 }, (_, i) => item(`p${i}`, i + 1))));
   const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
   expect(next.buildSteps).toBe('nothing changed');
-  expect(next.cache).toBe(first.cache);
+  expect(next.memo).toBe(first.memo);
   expect(next.available).toBe(first.available);
 });
 
@@ -140,7 +140,9 @@ it('builds the same index from dictionary numbers, from facet tokens and from da
   const shape = (index: Awaited<ReturnType<typeof buildIndex>>) => ({
     pictures: Object.fromEntries([...index.brandPicture].map(([value, url]) => [index.valueLabel[value], url])),
     labels: [...index.valueLabel].sort(),
-    dims: index.dims.map((dim) => [dim.key, dim.priority, dim.numeric, [...dim.values.keys()].sort()]),
+    // By key: a build numbers param dimensions as their rows arrive, in the table's physical order,
+    // which the updates below may change (a row moved by an update, or into space freed by pruning).
+    dims: index.dims.map((dim) => [dim.key, dim.priority, dim.numeric, [...dim.values.keys()].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     postings: Array.from({ length: index.n }, (_, doc) => [idOf(index, doc), documentValues(index, doc).map((value) => index.valueKey[value]).sort()]),
   });
   const stored = shape(await buildIndex(sql, shop.shop_id));
@@ -181,17 +183,17 @@ it('answers queries for locations alone with the new stock after a patch, and pr
   };
   const first = await indexFor(sql, shopId);
   expect(inStore(first)).toEqual({ total: 20, page: ['p9', 'p8', 'p7'], prices: [109, 108, 107], max: 109 });
-  expect(first.cache.has('location-base:true')).toBe(true);
+  expect(first.memo.locationBases.has(true)).toBe(true);
   await sql.begin((tx) => applyAvailability(tx, shopId, 'delete', ['p9', 'p19']));
   const patched = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
   expect(patched.buildSteps).toMatch(/availability of 2 products patched/);
   // Made again in the background after the swap, for the new stock.
   await eventually(
-    async () => patched.cache.get('location-base:true') as { size: number; counts: Map<boolean, Int32Array>; representatives: Map<string, unknown> } | undefined,
+    async () => patched.memo.locationBases.get(true),
     (base) => base !== undefined && base.counts.has(true) && base.representatives.has('price:desc'),
     10_000,
   );
-  expect((patched.cache.get('location-base:true') as { size: number }).size).toBe(9);
+  expect(patched.memo.locationBases.get(true)!.size).toBe(9);
   expect(inStore(patched)).toEqual({ total: 18, page: ['p8', 'p7', 'p6'], prices: [108, 107, 106], max: 108 });
 });
 
@@ -229,7 +231,7 @@ it('carries the facet orders of dimensions whose values a rebuild numbers the sa
   await answer();
   const first = await indexFor(sql, shopId);
   const dim = (index: ShopIndex, name: string) => index.dimByKey.get(`param:${name}`)!;
-  const orders = (index: ShopIndex) => index.cache.get('facet-orders') as { byLabel: unknown[]; byNumber: unknown[] };
+  const orders = (index: ShopIndex) => index.memo.facetOrders!;
   const material = orders(first).byLabel[dim(first, 'Material')];
   const weight = orders(first).byNumber[dim(first, 'Weight')];
   expect(material).toBeDefined();
@@ -246,7 +248,7 @@ it('carries the facet orders of dimensions whose values a rebuild numbers the sa
   expect(orders(next).byLabel[dim(next, 'Style')]).toBeUndefined();
   const carried = await answer();
   expect(carried.Style).toMatchObject({ values: { plain: 20, striped: 20, checked: 1 } });
-  next.cache.delete('facet-orders');
-  next.cache.delete('facet-blocks');
+  next.memo.facetOrders = undefined;
+  next.memo.facetBlocks = undefined;
   expect(await answer()).toEqual(carried);
 });

@@ -1,11 +1,10 @@
 import type { Sql } from 'postgres';
 import { CATALOG_CHANNEL } from '@/lib/catalog/version';
 import { log } from '@/lib/runtime/log';
-import { add, remove } from './bitset';
+import { add, remove, buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './indexing';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
-import { buildIndex, catalogState, docOf, indexBytes, rebuildIndex, type ShopIndex } from './build-index';
+import { carryIntoRebuild, memoAfterStockPatch } from './index-memo';
 import { carryFacetOrders } from './facet-order';
-import { carryStoredProducts } from './stored-products';
 import { prepareBaseCounts, prepareLocationOnly, prepareSortedDocuments } from './engine';
 import type { SortKey } from './query';
 import { buildSearchIndex, type SearchIndex } from './search';
@@ -141,7 +140,7 @@ function startRefresh(shopId: string, entry: Entry): void {
     // Availability alone: patched; products changed: rebuilt from the previous index and the
     // changed rows; trees changed (or most products): built from scratch.
     const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId));
-    if (previous) carryCache(previous, next);
+    if (previous) carryMemo(previous, next);
     await warm(next);
     return next;
   })();
@@ -156,7 +155,7 @@ function startRefresh(shopId: string, entry: Entry): void {
       entry.settling = true;
       entry.building = null;
       // A shop that searches gets its word index rebuilt with the listing index.
-      const search = previous?.cache.has('search') && !index.cache.has('search') ? searchIndexFor(index, true) : undefined;
+      const search = previous?.memo.search && !index.memo.search ? searchIndexFor(index, true) : undefined;
       if (previous) await warmOrders(index, previous).catch((error) => error !== SUPERSEDED && log(`listing orders of shop ${shopId} not prepared: ${String(error)}`, { shopId }, 'warn'));
       await search?.catch(() => undefined);
     })
@@ -195,23 +194,16 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
       if (row.available) add(available, doc);
       else remove(available, doc);
     }
-    // Orders do not depend on stock; counts do. Products' stored rows did not change, nor did the
-    // facets' labels and heads (brand pictures are the build's).
-    const kept = ['order:', 'walk:', 'discount:', 'links:', 'facet-orders', 'category-heads', 'brand-heads', 'label-json', 'plain-label-dims', 'search', 'stored-products'];
-    const cache = new Map([...index.cache].filter(([key]) => kept.some((prefix) => key.startsWith(prefix))));
-    return { ...index, version: state.version, available, cache, buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
+    // Orders do not depend on stock; counts do (MEMO_RULES). Products' stored rows did not change.
+    return { ...index, version: state.version, available, memo: memoAfterStockPatch(index.memo), buildMs: performance.now() - started, buildSteps: `availability of ${rows.length} products patched` };
   });
 }
 
-/**
- * What a rebuild keeps of its previous index's cache: the category links (its tree is the same)
- * and the stored rows of the products it did not read again.
- */
-function carryCache(previous: ShopIndex, next: ShopIndex): void {
+/** What a rebuild keeps of its previous index's memo (carryIntoRebuild). */
+function carryMemo(previous: ShopIndex, next: ShopIndex): void {
   if (!next.reread) return;
-  for (const [key, value] of previous.cache) if (key.startsWith('links:') && !next.cache.has(key)) next.cache.set(key, value);
+  carryIntoRebuild(previous.memo, next.memo, next.reread);
   carryFacetOrders(previous, next);
-  carryStoredProducts(previous, next, next.reread);
   next.reread = null;
 }
 
@@ -230,9 +222,8 @@ async function warm(index: ShopIndex): Promise<void> {
  */
 async function warmOrders(index: ShopIndex, previous: ShopIndex): Promise<void> {
   const turn = () => backgroundTurn(index);
-  for (const cacheKey of [...previous.cache.keys()]) {
-    if (!cacheKey.startsWith('order:')) continue;
-    const [, key, dir] = cacheKey.split(':') as [string, SortKey, 'asc' | 'desc'];
+  for (const orderKey of [...previous.memo.orders.keys()]) {
+    const [key, dir] = orderKey.split(':') as [SortKey, 'asc' | 'desc'];
     await prepareSortedDocuments(index, key, dir, turn);
   }
   await prepareLocationOnly(index, previous, turn);
@@ -319,15 +310,15 @@ export async function indexFor(sql: Sql, shopId: string): Promise<ShopIndex> {
  * giving way to index builds until a query waits for it.
  */
 export function searchIndexFor(index: ShopIndex, background = false): Promise<SearchIndex> {
-  if (!background) index.cache.set('search-wanted', true);
-  const cached = index.cache.get('search') as Promise<SearchIndex> | undefined;
-  if (cached) return cached;
-  const turn = () => backgroundTurn(index, () => index.cache.has('search-wanted'));
+  const { memo } = index;
+  if (!background) memo.searchWanted = true;
+  if (memo.search) return memo.search;
+  const turn = () => backgroundTurn(index, () => memo.searchWanted);
   const building = buildSearchIndex(store().sql!, index, turn);
-  index.cache.set('search', building);
+  memo.search = building;
   // Counted in the memory budget once built.
-  void building.then((search) => index.cache.set('search-index', search)).catch(() => undefined);
-  building.catch(() => index.cache.delete('search'));
+  void building.then((search) => (memo.searchIndex = search)).catch(() => undefined);
+  building.catch(() => (memo.search = undefined));
   return building;
 }
 

@@ -4,7 +4,8 @@ import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
-import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type ShopIndex } from './build-index';
+import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type ShopIndex } from './indexing';
+import type { FacetBlocks } from './index-memo';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { categoryLinks } from './category-links';
@@ -130,8 +131,8 @@ function filtersOf(index: ShopIndex, query: ListingQuery, result: EngineResult, 
 
 /** `{label: count, …}` for a dimension's counted values, in their order. */
 function valuesJson(index: ShopIndex, counts: Int32Array, dim: number, values: Counted): string {
-  const labels = kept(index, 'label-json', (): (string | undefined)[] => []);
-  const plain = kept(index, 'plain-label-dims', (): (boolean | undefined)[] => []);
+  const labels = (index.memo.labelJson ??= []);
+  const plain = (index.memo.plainLabelDims ??= []);
   // Most dimensions' labels are all distinct and none is an array index: written in order.
   plain[dim] ??= plainKeys(Array.from({ length: index.dimValues[dim + 1] - index.dimValues[dim] }, (_, i) => index.valueLabel[index.dimValues[dim] + i]));
   if (!plain[dim]) return objectJson(Array.from(values, (value) => index.valueLabel[value]), Array.from(values, (value) => String(counts[value])));
@@ -243,7 +244,6 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
   return answer;
 }
 
-type FacetBlocks = { categories: Uint8Array<ArrayBuffer>; filters: Uint8Array<ArrayBuffer>; industrial: Uint8Array<ArrayBuffer>; brands: Uint8Array<ArrayBuffer> };
 
 /** Serialized facet blocks kept per index: at most this many (each up to a few hundred KB). */
 const KEPT_BLOCKS = 32;
@@ -266,7 +266,7 @@ function jsonList(values: Counted, counts: Int32Array, limit: number, head: (val
 
 /** A category facet's JSON up to its count (spec 2.10's listing category), or null for an id not in the tree. */
 function categoryHead(index: ShopIndex, value: number, categoryLink: CardContext['categoryLink']): string | null {
-  const heads = kept<(string | null | undefined)[]>(index, 'category-heads', () => []);
+  const heads = (index.memo.categoryHeads ??= []);
   let head = heads[value];
   if (head === undefined) {
     const node = index.categories.get(index.valueKey[value]);
@@ -283,15 +283,8 @@ function categoryHead(index: ShopIndex, value: number, categoryLink: CardContext
 
 /** A brand facet's JSON up to its count: `{name, picture, count}` (its cheapest product's spelling and picture). */
 function brandHead(index: ShopIndex, value: number): string {
-  const heads = kept<string[]>(index, 'brand-heads', () => []);
+  const heads = (index.memo.brandHeads ??= []);
   return (heads[value] ??= `${JSON.stringify({ name: index.valueLabel[value], picture: index.brandPicture.get(value) ?? '' }).slice(0, -1)},"count":`);
-}
-
-/** What `make` gives, kept with the index version under `key`. */
-function kept<T>(index: ShopIndex, key: string, make: () => T): T {
-  let value = index.cache.get(key) as T | undefined;
-  if (value === undefined) index.cache.set(key, (value = make()));
-  return value;
 }
 
 /**
@@ -300,11 +293,7 @@ function kept<T>(index: ShopIndex, key: string, make: () => T): T {
  * for the same page in another order, or the next page, gets them from the index's cache.
  */
 function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult, categoryLink: CardContext['categoryLink']): FacetBlocks {
-  let kept = index.cache.get('facet-blocks') as Map<string, FacetBlocks> | undefined;
-  if (!kept) {
-    kept = new Map();
-    index.cache.set('facet-blocks', kept);
-  }
+  const kept = (index.memo.facetBlocks ??= new Map());
   const key = `${result.countsKey}|${query.categoryLimit}|${query.brandLimit}|${query.filtersSearchBy}`;
   const hit = kept.get(key);
   if (hit) {

@@ -4,7 +4,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { applyTree } from '@/lib/catalog/apply-tree';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
-import { buildIndex, documentValues, FIRST_PARAM_DIM, idOf, rebuildIndex, type ShopIndex } from './build-index';
+import { buildIndex, documentValues, FIRST_PARAM_DIM, idOf, rebuildIndex, type ShopIndex } from './indexing';
 
 // A rebuild replays the documents of unchanged products from the previous index and reads only the
 // changed rows: after any sequence of imports it must give exactly the index a full build gives.

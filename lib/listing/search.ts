@@ -1,8 +1,6 @@
 import type { Sql } from 'postgres';
-import { emptySet } from './bitset';
+import { emptySet, DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex, IntList } from './indexing';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
-import { DIM_BRAND, DIM_CATEGORY, docOf, FIRST_PARAM_DIM, type ShopIndex } from './build-index';
-import { IntList } from './int-list';
 import { FIELD_WEIGHT, queryWords, searchWords, type SearchField } from './search-text';
 import type { SearchHits } from './engine';
 
@@ -14,7 +12,7 @@ const DOC_FIELDS: SearchField[] = ['name', 'model', 'author', 'publisher', 'illu
 
 type WordTable = { words: string[]; offsets: Int32Array; entries: Int32Array };
 
-type SearchScratch = { score: Float64Array; hits: Uint8Array; best: Uint8Array; touched: Int32Array; cleared: Int32Array };
+export type SearchScratch = { score: Float64Array; hits: Uint8Array; best: Uint8Array; touched: Int32Array; cleared: Int32Array };
 
 export type SearchIndex = {
   docWords: WordTable; // entries: doc * 8 + DOC_FIELDS position
@@ -112,10 +110,10 @@ export function searchDocuments(index: ShopIndex, search: SearchIndex, queryText
   // enough for the synchronous query that asked. Only the documents a word touches are visited: a
   // document is a candidate for word i while it has matched every word before it (hits === i),
   // and each word's candidates found are listed, so nothing walks the whole catalog.
-  let work = index.cache.get('scratch-search') as SearchScratch | undefined;
+  let work = index.memo.searchScratch;
   if (!work) {
     work = { score: new Float64Array(index.n), hits: new Uint8Array(index.n), best: new Uint8Array(index.n), touched: new Int32Array(index.n), cleared: new Int32Array(0) };
-    index.cache.set('scratch-search', work);
+    index.memo.searchScratch = work;
   }
   const { score, hits, best, touched } = work;
   // What the previous search left: every document it touched had matched its first word.

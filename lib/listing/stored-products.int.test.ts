@@ -3,7 +3,7 @@ import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
-import { indexBytes } from './build-index';
+import { indexBytes } from './indexing';
 import { dropIndexes, indexFor } from './index-store';
 import { KEPT_PRODUCTS, storedProducts } from './stored-products';
 
@@ -39,7 +39,7 @@ it('keeps the rows an index version showed: a new version reads them afresh, an 
   await sql.begin((tx) => applyAvailability(tx, shopId, 'delete', ['b']));
   const patched = await eventually(() => indexFor(sql, shopId), (index) => index.version > second.version, 10_000);
   expect(patched.buildSteps).toMatch(/availability of 1 products patched/);
-  expect(patched.cache.get('stored-products')).toBe(second.cache.get('stored-products'));
+  expect(patched.memo.storedProducts).toBe(second.memo.storedProducts);
   expect((await storedProducts(sql, patched, ['a', 'b'])).get('a')!.data.name).toBe('New name');
 });
 
@@ -54,7 +54,7 @@ it(`keeps at most ${KEPT_PRODUCTS} products per index, the least recently shown 
   await storedProducts(sql, index, ids.slice(0, 1)); // shown again: now the most recent
   const rows = await storedProducts(sql, index, ids.slice(KEPT_PRODUCTS));
   expect(rows.size).toBe(100);
-  const kept = (index.cache.get('stored-products') as { rows: Map<string, unknown> }).rows;
+  const kept = index.memo.storedProducts!.rows;
   expect(kept.size).toBe(KEPT_PRODUCTS);
   // The 100 oldest went: p1 … p100 (p0 was shown again just before).
   expect(kept.has('p0')).toBe(true);

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { StoredProduct } from '@/lib/storefront/product-card';
-import type { ShopIndex } from './build-index';
+import type { ShopIndex } from './indexing';
 
 // The stored products a page shows (listing and collections), kept with the index version that
 // chose them: the same pages are asked for again and again, and reading and parsing twenty
@@ -18,7 +18,7 @@ export const KEPT_PRODUCTS = 4_096;
 const HEAP_PER_CHARACTER = 3;
 
 /** The kept rows and a rough figure of the memory they hold, which the memory budget reads. */
-class KeptProducts {
+export class KeptProducts {
   readonly rows = new Map<string, { product: StoredProduct; bytes: number }>();
   private bytes = 0;
 
@@ -34,6 +34,17 @@ class KeptProducts {
     return kept.product;
   }
 
+  /**
+   * A copy without the rows of `ids`: a rebuild's index takes the rows kept for its previous one
+   * but those it read again (a shop importing every few seconds would otherwise read and parse its
+   * pages' products anew after each import).
+   */
+  without(ids: ReadonlySet<string>): KeptProducts {
+    const copy = new KeptProducts();
+    for (const [id, { product, bytes }] of this.rows) if (!ids.has(id)) copy.add(product, bytes);
+    return copy;
+  }
+
   add(product: StoredProduct, bytes: number): void {
     this.rows.set(product.id, { product, bytes });
     this.bytes += bytes;
@@ -45,26 +56,9 @@ class KeptProducts {
   }
 }
 
-/**
- * A rebuild's index takes the rows kept for its previous one, but those it read again (`reread`):
- * a shop importing every few seconds would otherwise read and parse its pages' products anew
- * after each import.
- */
-export function carryStoredProducts(previous: ShopIndex, next: ShopIndex, reread: ReadonlySet<string>): void {
-  const kept = previous.cache.get('stored-products') as KeptProducts | undefined;
-  if (!kept || next.cache.has('stored-products')) return;
-  const carried = new KeptProducts();
-  for (const [id, { product, bytes }] of kept.rows) if (!reread.has(id)) carried.add(product, bytes);
-  next.cache.set('stored-products', carried);
-}
-
 /** The products of `ids` that exist, by id (a product missing was removed since this index version). */
 export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]): Promise<Map<string, StoredProduct>> {
-  let kept = index.cache.get('stored-products') as KeptProducts | undefined;
-  if (!kept) {
-    kept = new KeptProducts();
-    index.cache.set('stored-products', kept);
-  }
+  const kept = (index.memo.storedProducts ??= new KeptProducts());
   const found = new Map<string, StoredProduct>();
   const missing: string[] = [];
   for (const id of ids) {

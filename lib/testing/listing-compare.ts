@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { expect } from 'vitest';
-import { idOf, type ShopIndex } from '@/lib/listing/build-index';
+import { idOf, type ShopIndex } from '@/lib/listing/indexing';
 import { runListing } from '@/lib/listing/engine';
 import { catalogChanged, indexFor } from '@/lib/listing/index-store';
 import type { ListingQuery } from '@/lib/listing/query';
@@ -73,7 +73,7 @@ export async function compareQueries(sql: Sql, index: ShopIndex, reference: Refe
       const expected = comparable(referenceListing(reference, q));
       expect(engine, JSON.stringify({ ...q, filters: [...q.filters], page: q.page })).toEqual(expected);
       // Kept sorted results own their bytes (a view would hold the whole set it was cut from).
-      for (const sorted of ((index.cache.get('sorted') as Map<string, Int32Array> | undefined) ?? new Map<string, Int32Array>()).values()) {
+      for (const sorted of index.memo.sorted?.values() ?? []) {
         expect(sorted.buffer.byteLength).toBe(sorted.byteLength);
       }
       cases++;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { firstAdded } from './engine';
+import { firstAdded } from './page';
 import { before, type KeyOrder } from './location-only';
 
 it('gives the first offered products of a location query in order, as a full sort would', () => {

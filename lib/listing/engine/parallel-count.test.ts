@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { bitCount } from './bitset';
+import { bitCount } from '../indexing';
 import { countRanks, newMulti, PLANES, type CountTask } from './count-kernel';
 import { chunkBounds, countInParallel, finishInParallel, sharedFor, startInParallel, workerChunksOfLastCall } from './parallel-count';
 

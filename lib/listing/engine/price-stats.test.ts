@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { add, emptySet } from './bitset';
+import { add, emptySet } from '../indexing';
 import { Buffers } from './buffers';
 import { priceStats, priceStatsOfSet, priceStatsOfSetAnd, sortPrices } from './price-stats';
 

@@ -1,6 +1,7 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { log } from '@/lib/runtime/log';
-import { bitCount } from './bitset';
+import { ThreadHolder, type WorkerThread } from '@/lib/runtime/worker-thread';
+import { bitCount } from '../indexing';
 import { countRanks, KERNEL_SOURCE, PLANES, type CountTask } from './count-kernel';
 import { processWide } from '@/lib/process-wide';
 
@@ -164,34 +165,23 @@ for (;;) {
 `;
 }
 
-// `busy`: a task is started and not yet finished (another waits for it: it counts on one thread).
-type Counter = { worker: Worker; control: Int32Array; port: MessagePort; broken: boolean; used: boolean; busy: boolean };
+// The thread takes no tasks through its holder (it answers through shared memory): the holder
+// starts it, keeps it process-wide and starts another after it stopped; its control cells and
+// port are its `own`. `busy`: a task is started and not yet finished (another waits for it: it
+// counts on one thread).
+type CounterState = { control: Int32Array; port: MessagePort; used: boolean; busy: boolean };
+type Counter = WorkerThread<never, never, CounterState>;
 
-const COUNTER = processWide<Counter | null>('counting-worker');
-
-function counter(): Counter | null {
-  if (COUNTER.get() === undefined) {
-    try {
-      const control = new Int32Array(new SharedArrayBuffer(4 * (BOUNDS + CHUNKS_PER_TASK + 1)));
-      const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(workerSource(), { eval: true, workerData: { control, port: port2 }, transferList: [port2] });
-      worker.unref();
-      port1.unref();
-      const started: Counter = { worker, control, port: port1, broken: false, used: false, busy: false };
-      worker.on('error', (error) => {
-        started.broken = true;
-        log(`the counting worker failed (counting goes on in one thread): ${String(error)}`, undefined, 'warn');
-      });
-      worker.on('exit', () => (started.broken = true));
-      COUNTER.set(started);
-    } catch (error) {
-      log(`no counting worker (counting goes on in one thread): ${String(error)}`, undefined, 'warn');
-      COUNTER.set(null);
-    }
-  }
-  const current = COUNTER.get();
-  return current && !current.broken ? current : null;
-}
+const COUNTER = new ThreadHolder<never, never, CounterState>(
+  processWide<Counter | null>('counting-worker'),
+  () => {
+    const control = new Int32Array(new SharedArrayBuffer(4 * (BOUNDS + CHUNKS_PER_TASK + 1)));
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    return { code: { source: workerSource() }, workerData: { control, port: port2 }, transferList: [port2], own: { control, port: port1, used: false, busy: false } };
+  },
+  { name: 'the counting worker', otherwise: 'counting goes on in one thread' },
+);
 
 const ids = new WeakMap<ArrayBufferLike, number>();
 let lastId = 0;
@@ -213,7 +203,7 @@ function keysIdOf(values: ArrayBufferLike, idRank: ArrayBufferLike): number {
 }
 
 /** Whether the worker holds these (sending them once and waiting a little for it). */
-function loaded(state: Counter, cell: number, id: number, message: unknown): boolean {
+function loaded(state: CounterState, cell: number, id: number, message: unknown): boolean {
   if (Atomics.load(state.control, cell) === id) return true;
   state.port.postMessage(message);
   Atomics.notify(state.control, STATE); // the worker takes its messages when woken
@@ -241,7 +231,7 @@ export function countInParallel(task: CountTask, shared: Shared | null, other: O
 }
 
 /** A task the worker may be counting chunks of (startInParallel's). */
-export type Started = { state: Counter; task: CountTask; shared: Shared; bounds: Int32Array };
+export type Started = { thread: Counter; state: CounterState; task: CountTask; shared: Shared; bounds: Int32Array };
 
 /**
  * Hands `task` to the worker (as countInParallel) and returns at once, so the calling thread can
@@ -250,8 +240,9 @@ export type Started = { state: Counter; task: CountTask; shared: Shared; bounds:
  * Null when it cannot (the task is then untouched).
  */
 export function startInParallel(task: CountTask, shared: Shared | null, other: OtherPostings | null = null): Started | null {
-  const state = counter();
-  if (!state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
+  const thread = COUNTER.thread();
+  const state = thread?.own;
+  if (!thread || !state || state.busy || !shared || task.fromWord !== 0 || task.toWord !== task.ranks.length || task.ranks !== shared.ranks) return null;
   if (other ? task.postOffsets !== other.postOffsets || task.postings !== other.postings || task.valueDim !== null || task.pick : task.valueDim !== shared.valueDim) return null;
   if (task.multi && (task.paramDims !== shared.paramDims || task.firstParamDim !== shared.firstParamDim)) return null;
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
@@ -286,7 +277,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   state.busy = true;
-  return { state, task, shared, bounds };
+  return { thread, state, task, shared, bounds };
 }
 
 /** Counts what the worker has not taken of a started task, waits for the worker's chunks and adds them in. */
@@ -298,7 +289,7 @@ export function finishInParallel(started: Started): number {
   }
 }
 
-function finish({ state, task, shared, bounds }: Started): number {
+function finish({ thread, state, task, shared, bounds }: Started): number {
   const { control } = state;
   let picked = 0;
   const mine = { ...task };
@@ -314,9 +305,10 @@ function finish({ state, task, shared, bounds }: Started): number {
   const deadline = performance.now() + 2_000;
   while (Atomics.load(control, STATE) === RUNNING) {
     if (performance.now() > deadline) {
-      state.broken = true;
-      void state.worker.terminate();
-      throw new Error('the counting worker did not answer');
+      const reason = new Error('the counting worker did not answer');
+      thread.halt(reason);
+      void thread.worker.terminate();
+      throw reason;
     }
     Atomics.wait(control, STATE, RUNNING, 100);
   }

@@ -1,4 +1,4 @@
-import { bitCount, type Bitset } from './bitset';
+import { bitCount, type Bitset } from '../indexing';
 import type { Buffers } from './buffers';
 
 // price_range, price_median and price_ranges of a result (CONTRACT §4), from its products' prices.

@@ -1,5 +1,4 @@
-import { cardinality, emptySet, intersectInto, type Bitset } from './bitset';
-import { FIRST_PARAM_DIM, type ShopIndex } from './build-index';
+import { cardinality, emptySet, intersectInto, type Bitset, FIRST_PARAM_DIM, type ShopIndex } from '../indexing';
 import type { Buffers } from './buffers';
 import { presenceFromExcess, type CountTask } from './count-kernel';
 import { priceStatsOfSetAnd, sortPrices, type PriceStats } from './price-stats';
@@ -47,8 +46,7 @@ type Representatives = { byKey: Float64Array | null; byPosition: Int32Array | nu
  * availability patch drops it with the counts).
  */
 export function locationBase(index: ShopIndex, available: boolean): LocationBase {
-  const cacheKey = `location-base:${available}`;
-  let base = index.cache.get(cacheKey) as LocationBase | undefined;
+  let base = index.memo.locationBases.get(available);
   if (!base) {
     const withoutOffers = index.withoutOffers.slice();
     if (available) intersectInto(withoutOffers, index.available);
@@ -63,7 +61,7 @@ export function locationBase(index: ShopIndex, available: boolean): LocationBase
       representatives: new Map(),
       groupCount: index.n === 0 ? 0 : index.groupOfRank[index.n - 1] + 1,
     };
-    index.cache.set(cacheKey, base);
+    index.memo.locationBases.set(available, base);
   }
   return base;
 }

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
-import { drain } from './build-index';
+import { drain } from './index-source';
 
 // A COPY read by `drain` leaves its connection usable: postgres.js pauses the socket when a chunk
 // finds the stream's buffer full, and a COPY whose end arrives in the same read as its last chunks
