@@ -27,6 +27,8 @@ const isWarmUp = (req: http.IncomingMessage) => req.headers[WARM_UP_HEADER] === 
 // Running imports are left after this long: their records stay pending (the next start's sweep
 // applies them), and the database and the embedded PostgreSQL are still stopped cleanly.
 const WORKERS_STOP_MS = 10_000;
+/** How long an idle keep-alive connection is kept (see where the server is made). */
+const KEEP_ALIVE_MS = 65_000;
 
 async function stopWithin(stop: () => Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -107,6 +109,12 @@ async function main() {
   // What Node's parser rejects (an unknown method, headers past its limit) and CONNECT get the
   // error body too, rather than a bare status line or a dropped connection; after the answers
   // of the requests before it on the connection.
+  // An idle keep-alive connection is closed by the client (or its proxy) first, not by us: when
+  // the server closed one after Node's default 5 s, a client reusing it at that moment lost its
+  // request (ECONNRESET; the soak saw dozens of reads fail so after bursts). 65 s outlasts the
+  // usual clients' and balancers' idle timeouts (60 s); headers still have to come within it.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on('clientError', answerClientError);
   server.on('connect', (_req, socket) => socket.end(clientErrorAnswer(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }))));
   server.listen(settings.port, settings.host, () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -222,3 +223,25 @@ it('answers a shop id PostgreSQL cannot look up with the error body on every adm
     expect(response.headers.get('allow')).toBe('GET, HEAD');
   }
 });
+
+it('keeps an idle keep-alive connection past the usual 5 s, so a client reusing it does not meet a reset', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise<{ status: number; socket: net.Socket }>((resolve, reject) => {
+      const req = http.get(`${fixture.server.url}/healthz`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket! }));
+      });
+      req.on('error', reject);
+    });
+  const first = await get();
+  expect(first.status).toBe(200);
+  let closed = false;
+  first.socket.once('close', () => (closed = true));
+  await new Promise((resolve) => setTimeout(resolve, 6_000)); // Node's default keepAliveTimeout is 5 s
+  expect(closed).toBe(false);
+  const second = await get();
+  expect(second.status).toBe(200);
+  expect(second.socket).toBe(first.socket); // the same connection, reused
+  agent.destroy();
+}, 20_000);
