@@ -1,4 +1,25 @@
 import { isUtf8 } from 'node:buffer';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  decodeString,
+  hasBackslash,
+  isControlSpace,
+  isNumberStart,
+  LOWER_F,
+  LOWER_N,
+  LOWER_T,
+  LOWER_U,
+  numberEnd,
+  numberValue,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  SPACE,
+  ZERO,
+} from '@/lib/http/json-bytes';
 import { type BinaryRows, refusedByJsonb } from './copy-rows';
 import type { TokenNumbers } from './facet-dictionary';
 import { grown } from './hash-slots';
@@ -18,26 +39,6 @@ import { DELIVERY_TYPES_RULE, FAIL, SECTION_RULES, type SectionName } from './se
 // caller parses the item (PreparedBatch.prepareSent), which also words why an item is refused.
 // item-bytes.test.ts holds it to that path's output on every benchmark shape's items and on
 // generated items and texts.
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const SPACE = 0x20;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const LOWER_E = 0x65;
-const UPPER_E = 0x45;
-const LOWER_T = 0x74;
-const LOWER_F = 0x66;
-const LOWER_N = 0x6e;
-const LOWER_U = 0x75;
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -142,9 +143,6 @@ class KeyTable {
   }
 }
 
-// Powers of ten a double holds exactly.
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
 // The reader's place: the body, the byte at, the last string's content [textStart, textEnd),
 // the last number's value, and whether a string held a byte past ASCII.
 let b: Buffer = Buffer.alloc(0);
@@ -173,10 +171,6 @@ function edit(start: number, end: number, text: string): void {
   editStarts[editCount] = start;
   editEnds[editCount] = end;
   editTexts[editCount++] = text;
-}
-
-function isControlSpace(byte: number): boolean {
-  return byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
 /** Skips whitespace between tokens. */
@@ -240,10 +234,8 @@ function text(): void {
 
 /** The string whose content as sent is [start, end), its escapes undone. */
 function decode(start: number, end: number): string {
-  for (let i = start; i < end; i++) if (b[i] === BACKSLASH) return JSON.parse(b.toString('utf8', start - 1, end + 1)) as string;
-  return b.toString('utf8', start, end);
+  return decodeString(b, start, end);
 }
-
 /** A key (its KEY_NAMES number, -1 for another) and its colon, the value's first byte at `at`. */
 function key(): number {
   if (b[at] !== QUOTE) decline();
@@ -260,41 +252,8 @@ function key(): number {
 /** The number at `at` to `value`: exactly as JSON.parse reads it. */
 function number(): void {
   const start = at;
-  const negative = b[at] === MINUS;
-  if (negative) at++;
-  let mantissa = 0;
-  let digits = 0;
-  let scale = 0;
-  let byte = b[at];
-  while (byte >= ZERO && byte <= NINE) {
-    mantissa = mantissa * 10 + (byte - ZERO);
-    digits++;
-    byte = b[++at];
-  }
-  if (byte === DOT) {
-    byte = b[++at];
-    while (byte >= ZERO && byte <= NINE) {
-      mantissa = mantissa * 10 + (byte - ZERO);
-      digits++;
-      scale++;
-      byte = b[++at];
-    }
-  }
-  if (byte === LOWER_E || byte === UPPER_E) {
-    byte = b[++at];
-    if (byte === PLUS || byte === MINUS) byte = b[++at];
-    while (byte >= ZERO && byte <= NINE) byte = b[++at];
-    value = Number(b.toString('latin1', start, at));
-    return;
-  }
-  // Up to 15 digits the mantissa and the power of ten are exact, and one correctly rounded
-  // division gives the double nearest the decimal, as JSON.parse does.
-  if (digits > 15) {
-    value = Number(b.toString('latin1', start, at));
-    return;
-  }
-  value = scale === 0 ? mantissa : mantissa / POW10[scale];
-  if (negative) value = -value;
+  at = numberEnd(b, at);
+  value = numberValue(b, start, at);
 }
 
 /** Whether the value at `at` is null (and passes it). */
@@ -314,10 +273,6 @@ function flag(): void {
     value = 0;
     at += 5;
   } else decline();
-}
-
-function isNumberStart(byte: number): boolean {
-  return byte === MINUS || (byte >= ZERO && byte <= NINE);
 }
 
 /** A finite number at `at` to `value`, else declined. */
@@ -1256,8 +1211,7 @@ function writeText(rows: BinaryRows, start: number, end: number): void {
 }
 
 function hasEscape(start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (b[i] === BACKSLASH) return true;
-  return false;
+  return hasBackslash(b, start, end);
 }
 
 /** A text[] field of the strings at the first `count` numbers of `spans` ([start, end) pairs). */
