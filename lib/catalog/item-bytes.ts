@@ -23,12 +23,13 @@ import {
 import { type BinaryRows, refusedByJsonb } from './copy-rows';
 import type { TokenNumbers } from './facet-dictionary';
 import { grown } from './hash-slots';
-import { discountPercent, isoInstant, NICHE_SECTIONS } from './product-schema';
+import { isoInstant } from './iso-dates';
+import { discountPercent } from './product-schema';
 import { keepsItsDigits } from './schemas';
 import { DELIVERY_TYPES_RULE, FAIL, SECTION_RULES, type SectionName } from './section-rules';
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
-// JSON.parse, the plain checks (fast-item.ts), prepareItem and writeFields give together, without
+// JSON.parse, the plain checks (item-rules.ts), prepareItem and writeFields give together, without
 // making the item's objects (~12 µs an item against ~19, bin/bench/measure-prepare.ts). It takes what
 // feeds send: its text is stored as `data` with the few edits that make it the checks' output
 // where it is spelled otherwise (a number for an id or a category, a stock count for
@@ -398,7 +399,7 @@ const MEMBERS = [
   ...['vendor_code', 'barcode'].map((name) => [name, 'code']),
   ...['bonuses_accrual_allowed', 'bonuses_spending_allowed', 'discounts_allowed', 'is_new', 'is_child', 'is_fashion', 'ignored'].map((name) => [name, 'flag']),
   ...['tags', 'accessories', 'customer_recommendations'].map((name) => [name, 'texts']),
-  ...NICHE_SECTIONS.filter((name) => name !== 'fashion').map((name) => [name, 'niche']),
+  ...(Object.keys(SECTION_RULES) as SectionName[]).map((name) => [name, 'niche'] as const),
 ] as const;
 type Kind = (typeof MEMBERS)[number][1];
 const MEMBER_INDEX = new Map<string, number>(MEMBERS.map(([name], index) => [name, index]));
