@@ -234,7 +234,8 @@ export function checkEach(value: unknown, check: Check): unknown {
 }
 
 export function arrayOf<Z extends z.ZodType>(rule: Rule<Z>, error: string): Rule<z.ZodArray<Z>> {
-  return { zod: z.array(rule.zod, { error }), check: (value) => checkEach(value, rule.check) };
+  // The limits are its elements' (for the byte reader).
+  return { zod: z.array(rule.zod, { error }), check: (value) => checkEach(value, rule.check), limits: rule.limits };
 }
 
 /** An object whose every value passes `rule` (keys any string). */
