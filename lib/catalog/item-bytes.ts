@@ -79,16 +79,17 @@ import {
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
 // JSON.parse, the plain checks (item-rules.ts), prepareItem and writeFields give together, without
-// making the item's objects (~12 µs an item against ~19, bin/bench/measure-prepare.ts). It takes what
-// feeds send: its text is stored as `data` with the few edits that make it the checks' output
-// where it is spelled otherwise (a number for an id or a category, a stock count for
-// `available`, one merchant for a list, a niche section the checks change) and without the tabs
-// and line breaks between tokens. A niche section (but fashion) and an offer's delivery_types
-// are parsed alone and checked by section-rules.ts. Anything else (a value the checks refuse, a
-// key spelled with an escape, a blank param name) it declines before writing a byte, and the
-// caller parses the item (PreparedBatch.prepareSent), which also words why an item is refused.
-// item-bytes.test.ts holds it to that path's output on every benchmark shape's items and on
-// generated items and texts.
+// making the item's objects (bin/bench/measure-prepare.ts; docs/benchmarks-history.md has the
+// figures per catalog shape). What it accepts is item-rules.ts' table: each member is read as its
+// `read` kind says, within its rule's limits; a niche section and an offer's delivery_types are
+// parsed alone and given to their rule's check. Its text is stored as `data` with the few edits
+// that make it the checks' output where it is spelled otherwise (a number for an id or a
+// category, a stock count for `available`, one merchant for a list, a niche section the checks
+// change) and without the tabs and line breaks between tokens. Anything else (a value the checks
+// refuse, a key spelled with an escape, a blank param name) it declines before writing a byte,
+// and the caller parses the item (PreparedBatch.prepareSent), which also words why an item is
+// refused. The lexing and the reader's place are item-cursor.ts'. item-bytes.test.ts holds it
+// to that path's output on every benchmark shape's items and on generated items and texts.
 
 // An item's members as item-rules.ts lists them: how each is read and what it accepts (its
 // limits); the index is its place in `seen`.

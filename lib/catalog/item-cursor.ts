@@ -59,11 +59,10 @@ export function decline(): never {
   throw DECLINE;
 }
 
-
 // The reader's place: the body, the byte at, the last string's content [textStart, textEnd),
 // the last number's value, and whether a string held a byte past ASCII.
 export let b: Buffer = Buffer.alloc(0);
-// The same bytes, read four at a time (sameBytes).
+// The same bytes, read four at a time (ParamCache compares params so).
 export let bWords = new DataView(b.buffer, b.byteOffset, b.length);
 export let at = 0;
 export let textStart = 0;
@@ -282,8 +281,8 @@ export const numberKeys = new ByteStrings((start) => {
   return String(value);
 });
 
-
-// Every key the reader acts on (a number each, key() gives it): an item's, a param's, an offer's, fashion's and a colour's.
+// Every key the reader acts on (a number each, which key() gives): an item's, a param's, an
+// offer's, fashion's and a colour's, as item-rules.ts names them.
 export const KEY_NAMES = [...new Set([...Object.keys(ITEM_MEMBERS), ...PARAM_KEYS, ...OFFER_KEYS, ...FASHION_KEYS, ...COLOR_KEYS, '__proto__'])];
 const keys = new KeyTable(KEY_NAMES);
 const KEY = (name: string): number => KEY_NAMES.indexOf(name);

@@ -1,6 +1,6 @@
 // JSON at the level of its bytes, written once for every reader of request bodies: the scan that
-// checks a body (json-scan.ts) and the readers of a body it accepted (lib/catalog's item-bytes.ts,
-// sent-items.ts, listed-ids.ts). Past the scan a text is known to be JSON, so the readers here
+// checks a body (json-scan.ts) and the readers of a body it accepted (lib/catalog's item-cursor.ts,
+// sent-items.ts, listed-ids.ts, copy-rows.ts). Past the scan a text is known to be JSON, so the readers here
 // only find ends and values: they check nothing.
 
 export const QUOTE = 0x22;
@@ -105,21 +105,4 @@ export function numberValue(bytes: Buffer, start: number, end: number): number {
   if (i !== end || digits > 15) return Number(bytes.toString('latin1', start, end));
   const magnitude = scale === 0 ? mantissa : mantissa / POW10[scale];
   return negative ? -magnitude : magnitude;
-}
-
-/** Index just past the value starting at `i` (a literal, number, string, object or array). */
-export function valueEnd(bytes: Uint8Array, i: number): number {
-  const byte = bytes[i];
-  if (byte === QUOTE) return stringClose(bytes, i) + 1;
-  if (byte === LOWER_T || byte === LOWER_N) return i + 4;
-  if (byte === LOWER_F) return i + 5;
-  if (byte !== OPEN_BRACE && byte !== OPEN_BRACKET) return numberEnd(bytes, i);
-  let depth = 0;
-  for (;;) {
-    const next = bytes[i];
-    if (next === QUOTE) i = stringClose(bytes, i);
-    else if (next === OPEN_BRACE || next === OPEN_BRACKET) depth++;
-    else if ((next === CLOSE_BRACE || next === CLOSE_BRACKET) && --depth === 0) return i + 1;
-    i++;
-  }
 }
