@@ -20,6 +20,7 @@ import {
   nullish,
   number,
   oneOrMany,
+  type Limits,
   type Rule,
   SECTION_RULES,
   type SectionName,
@@ -87,54 +88,47 @@ const date = (field: string) => ({
   check: ((value) => (typeof value === 'string' && isIsoDate(value) ? value : FAIL)) as Check,
 });
 
-const PARAM_MEMBERS = {
-  name: required(
-    {
-      zod: z.union([z.string(), z.number()], { error: 'params[].name must be a string' }).transform((v) => String(v).trim()),
-      check: ((value) => (typeof value === 'string' || isNumber(value) ? String(value).trim() : FAIL)) as Check,
-    },
-    'text',
-  ),
-  value: required(
-    {
-      zod: z
-        .union([z.array(z.union([z.string(), z.number().finite(), z.boolean()])), z.string(), z.number().finite(), z.boolean()], {
-          error: 'params[].value must be an array of strings or numbers',
-        })
-        .transform((value) => (Array.isArray(value) ? value : [value])),
-      check: ((value) => {
-        const scalar = (element: unknown) => typeof element === 'string' || typeof element === 'boolean' || isNumber(element);
-        if (Array.isArray(value)) return value.every(scalar) ? value : FAIL;
-        return scalar(value) ? [value] : FAIL;
-      }) as Check,
-    },
-    'texts',
-  ),
-  unit: optional({ zod: z.string({ error: 'params[].unit must be a string or null' }), check: text('params[].unit').check }, 'text'),
-  priority: optional(int32('params[].priority'), 'int'),
-  searchable: optional(flag('params[].searchable'), 'flag'),
+// A param's and an offer's members: rules by key (item-bytes.ts reads them with code of its own,
+// taking their keys and limits from here).
+const PARAM_RULES = {
+  name: {
+    zod: z.union([z.string(), z.number()], { error: 'params[].name must be a string' }).transform((v) => String(v).trim()),
+    check: ((value) => (typeof value === 'string' || isNumber(value) ? String(value).trim() : FAIL)) as Check,
+  },
+  value: {
+    zod: z
+      .union([z.array(z.union([z.string(), z.number().finite(), z.boolean()])), z.string(), z.number().finite(), z.boolean()], {
+        error: 'params[].value must be an array of strings or numbers',
+      })
+      .transform((value) => (Array.isArray(value) ? value : [value])),
+    check: ((value) => {
+      const scalar = (element: unknown) => typeof element === 'string' || typeof element === 'boolean' || isNumber(element);
+      if (Array.isArray(value)) return value.every(scalar) ? value : FAIL;
+      return scalar(value) ? [value] : FAIL;
+    }) as Check,
+  },
+  unit: nullish({ zod: z.string({ error: 'params[].unit must be a string or null' }), check: text('params[].unit').check }),
+  priority: nullish(int32('params[].priority')),
+  searchable: nullish(flag('params[].searchable')),
 };
-export const PARAM_RULE = looseObject(rulesOf(PARAM_MEMBERS), requiredOf(PARAM_MEMBERS) as (keyof typeof PARAM_MEMBERS)[]);
-export const PARAM_KEYS = Object.keys(PARAM_MEMBERS);
+export const PARAM_RULE = looseObject(PARAM_RULES, ['name', 'value']);
+export const PARAM_KEYS = Object.keys(PARAM_RULES);
 
-const OFFER_MEMBERS = {
-  location: required(id('locations[].location'), 'id'),
-  price: optional(boundedNumber('locations[].price', { above: 0 }), 'number'),
-  oldprice: optional(boundedNumber('locations[].oldprice', { above: 0 }), 'number'),
-  merchant: optional(oneOrMany('locations[].merchant'), 'merchant'),
-  stock_quantity: optional(boundedInt32('locations[].stock_quantity', { min: 0 }), 'int'),
-  sizes: optional(textList('locations[].sizes'), 'texts'),
-  weight: optional(boundedInt32('locations[].weight', { min: 0 }), 'int'),
-  delivery_types: optional(DELIVERY_TYPES_RULE, 'niche'),
-  discount_percent: optional(number('locations[].discount_percent'), 'number'),
+const OFFER_RULES = {
+  location: id('locations[].location'),
+  price: nullish(boundedNumber('locations[].price', { above: 0 })),
+  oldprice: nullish(boundedNumber('locations[].oldprice', { above: 0 })),
+  merchant: nullish(oneOrMany('locations[].merchant')),
+  stock_quantity: nullish(boundedInt32('locations[].stock_quantity', { min: 0 })),
+  sizes: nullish(textList('locations[].sizes')),
+  weight: nullish(boundedInt32('locations[].weight', { min: 0 })),
+  delivery_types: nullish(DELIVERY_TYPES_RULE),
+  discount_percent: nullish(number('locations[].discount_percent')),
 };
-export const OFFER_RULE = looseObject(rulesOf(OFFER_MEMBERS), requiredOf(OFFER_MEMBERS) as (keyof typeof OFFER_MEMBERS)[]);
-/** An offer's members, for the byte reader: their limits. */
-export const OFFER_LIMITS = Object.fromEntries(Object.entries(OFFER_MEMBERS).map(([name, member]) => [name, member.rule.limits ?? {}])) as Record<
-  keyof typeof OFFER_MEMBERS,
-  NonNullable<Rule['limits']>
->;
-export const OFFER_KEYS = Object.keys(OFFER_MEMBERS);
+export const OFFER_RULE = looseObject(OFFER_RULES, ['location']);
+export const OFFER_KEYS = Object.keys(OFFER_RULES);
+/** An offer's limits by member, for the byte reader. */
+export const OFFER_LIMITS = Object.fromEntries(Object.entries(OFFER_RULES).map(([name, rule]) => [name, rule.limits ?? {}])) as Record<keyof typeof OFFER_RULES, Limits>;
 
 const COLOR_RULE = looseObject({ color: text('fashion.colors[].color'), picture: nullish(text('fashion.colors[].picture')) }, ['color']);
 export const COLOR_KEYS = ['color', 'picture'];
