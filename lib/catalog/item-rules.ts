@@ -77,16 +77,20 @@ const id = (field: string, maxLength = 255) => ({
   limits: { min: 1, max: maxLength, trim: true },
 });
 
+const codeCheck: Check = (value) => (typeof value === 'string' ? value : isNumber(value) ? String(value) : FAIL);
+
 /** A string, or a number made its string (codes). */
 const code = (field: string) => ({
   zod: z.union([z.string(), z.number()], { error: `${field} must be a string` }).transform(String),
-  check: ((value) => (typeof value === 'string' ? value : isNumber(value) ? String(value) : FAIL)) as Check,
+  check: codeCheck,
 });
 
 const date = (field: string) => ({
   zod: text(field).zod.refine(isIsoDate, { message: `${field} must be an ISO 8601 date` }),
   check: ((value) => (typeof value === 'string' && isIsoDate(value) ? value : FAIL)) as Check,
 });
+
+const isParamScalar = (value: unknown) => typeof value === 'string' || typeof value === 'boolean' || isNumber(value);
 
 // A param's and an offer's members: rules by key (item-bytes.ts reads them with code of its own,
 // taking their keys and limits from here).
@@ -102,9 +106,8 @@ const PARAM_RULES = {
       })
       .transform((value) => (Array.isArray(value) ? value : [value])),
     check: ((value) => {
-      const scalar = (element: unknown) => typeof element === 'string' || typeof element === 'boolean' || isNumber(element);
-      if (Array.isArray(value)) return value.every(scalar) ? value : FAIL;
-      return scalar(value) ? [value] : FAIL;
+      if (Array.isArray(value)) return value.every(isParamScalar) ? value : FAIL;
+      return isParamScalar(value) ? [value] : FAIL;
     }) as Check,
   },
   unit: nullish({ zod: z.string({ error: 'params[].unit must be a string or null' }), check: text('params[].unit').check }),
@@ -197,7 +200,7 @@ export const ITEM_MEMBERS = {
   group_id: optional(
     {
       zod: z.union([z.string(), z.number()], { error: 'group_id must be a string' }).refine(keepsItsDigits, lostDigits('group_id')).transform(String),
-      check: ((value) => (keepsItsDigits(value) ? code('group_id').check(value) : FAIL)) as Check,
+      check: ((value) => (keepsItsDigits(value) ? codeCheck(value) : FAIL)) as Check,
     },
     'group',
   ),
