@@ -33,7 +33,8 @@ import {
 // check that gives zod's output without zod (checkItem, below), with the limits the byte reader
 // applies; `read` names how the byte reader (item-bytes.ts) reads it. Unknown keys are kept
 // (loose objects), so a field not modelled yet comes back as the shop sent it.
-// zod costs ~45 µs an item of the synthetic shape (15 params); the checks ~12 µs.
+// zod costs ~45 µs an item of the synthetic shape (15 params), the checks ~2.5 (every shape:
+// docs/benchmarks-history.md, "One definition of the item rules").
 // item-rules.test.ts holds the checks to zod's answers on generated items.
 
 /** How item-bytes.ts reads a member; the rule's limits say what it accepts. */
