@@ -7,7 +7,7 @@ import { isoInstant } from './iso-dates';
 import { ParamCache } from './param-cache';
 import { discountPercent } from './product-schema';
 import { ITEM_MEMBERS, type ItemMemberName, OFFER_LIMITS, type ReadKind } from './item-rules';
-import { type Check, DELIVERY_TYPES_RULE, type Limits } from './section-rules';
+import { type Check, DELIVERY_TYPES_RULE } from './section-rules';
 import {
   DECLINE,
   KEY_NAMES,
@@ -75,6 +75,8 @@ import {
   value,
   values,
   wide,
+  type Bounds,
+  boundsOf,
 } from './item-cursor';
 
 // An item read from its bytes as sent, straight into its COPY fields and facet numbers: what
@@ -96,7 +98,7 @@ import {
 const MEMBER_NAMES = Object.keys(ITEM_MEMBERS) as ItemMemberName[];
 const MEMBER_INDEX = new Map<string, number>(MEMBER_NAMES.map((name, index) => [name, index]));
 const MEMBER_READ: ReadKind[] = MEMBER_NAMES.map((name) => ITEM_MEMBERS[name].read);
-const MEMBER_LIMITS: Limits[] = MEMBER_NAMES.map((name) => ITEM_MEMBERS[name].rule.limits ?? {});
+const MEMBER_LIMITS: Bounds[] = MEMBER_NAMES.map((name) => boundsOf(ITEM_MEMBERS[name].rule.limits));
 const MEMBER_CHECKS: Check[] = MEMBER_NAMES.map((name) => ITEM_MEMBERS[name].rule.check);
 const MEMBER_REQUIRED = Uint8Array.from(MEMBER_NAMES, (name) => (ITEM_MEMBERS[name].required ? 1 : 0));
 const REQUIRED = MEMBER_NAMES.filter((name) => ITEM_MEMBERS[name].required).map((name) => MEMBER_INDEX.get(name)!);
@@ -107,6 +109,7 @@ const [M_ID, M_GROUP, M_NAME, M_URL, M_PICTURE, M_PRICE, M_OLDPRICE, M_DISCOUNT,
 const [M_STOCK, M_RATING, M_MARGIN, M_CREATED, M_MODEL, M_BOOK] = (['stock_quantity', 'rating', 'price_margin', 'creation_date', 'model', 'book'] as const).map(M);
 const ID_LIMITS = MEMBER_LIMITS[M_ID];
 const MONTH_LIMITS = MEMBER_LIMITS[M('seasonality')];
+const OFFER_BOUNDS = Object.fromEntries(Object.entries(OFFER_LIMITS).map(([name, limits]) => [name, boundsOf(limits)])) as Record<keyof typeof OFFER_LIMITS, Bounds>;
 
 // An item's member by key number, -1 for a key it passes over.
 const MEMBER_OF_KEY = Int16Array.from(KEY_NAMES, (name) => MEMBER_INDEX.get(name) ?? -1);
@@ -240,7 +243,7 @@ function member(index: number): void {
         id = String(value);
         idStart = -1;
       }
-      if (id.length < ID_LIMITS.min! || id.length > ID_LIMITS.max! || id.trim() !== id) decline();
+      if (id.length < ID_LIMITS.min || id.length > ID_LIMITS.max || id.trim() !== id) decline();
       return;
     case 'available':
       if (isNumberStart(b[at])) {
@@ -398,17 +401,17 @@ function offerMember(name: number): void {
     offerMask = once(offerMask, 1);
     string();
     const location = shared();
-    if (location.length < OFFER_LIMITS.location.min! || location.length > OFFER_LIMITS.location.max! || location.trim() !== location) decline();
+    if (location.length < OFFER_BOUNDS.location.min || location.length > OFFER_BOUNDS.location.max || location.trim() !== location) decline();
     offerLocations[last] = location;
   } else if (name === K_PRICE) {
     offerMask = once(offerMask, 2);
     if (isNull()) return;
-    limitedNumber(OFFER_LIMITS.price);
+    limitedNumber(OFFER_BOUNDS.price);
     offerPrice[last] = value;
   } else if (name === K_OLDPRICE) {
     offerMask = once(offerMask, 4);
     if (isNull()) return;
-    limitedNumber(OFFER_LIMITS.oldprice);
+    limitedNumber(OFFER_BOUNDS.oldprice);
     offerOldprice[last] = value;
   } else if (name === K_MERCHANT) {
     offerMask = once(offerMask, 8);
@@ -416,14 +419,14 @@ function offerMember(name: number): void {
   } else if (name === K_STOCK) {
     offerMask = once(offerMask, 16);
     if (isNull()) return;
-    limitedInt32(OFFER_LIMITS.stock_quantity);
+    limitedInt32(OFFER_BOUNDS.stock_quantity);
     offerStock[last] = value;
   } else if (name === K_SIZES) {
     offerMask = once(offerMask, 32);
     optional(strings);
   } else if (name === K_WEIGHT) {
     offerMask = once(offerMask, 64);
-    if (!isNull()) limitedInt32(OFFER_LIMITS.weight);
+    if (!isNull()) limitedInt32(OFFER_BOUNDS.weight);
   } else if (name === K_DELIVERY) {
     offerMask = once(offerMask, 128);
     if (!isNull()) section(DELIVERY_TYPES_RULE.check);

@@ -1,7 +1,7 @@
 import { keepsItsDigits } from './schemas';
 import { ByteStrings, KeyTable } from './byte-strings';
 import { COLOR_KEYS, FASHION_KEYS, ITEM_MEMBERS, OFFER_KEYS, PARAM_KEYS } from './item-rules';
-import { FAIL, type Limits, within } from './section-rules';
+import { FAIL, type Limits } from './section-rules';
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -303,25 +303,35 @@ export function optional(read: () => void): void {
   if (!isNull()) read();
 }
 
-/** A string within `limits` (its length in bytes: a string has no more UTF-16 units than UTF-8 bytes; else its own). */
-export function limitedText(limits: Limits): void {
+/**
+ * A rule's limits with every bound given (none: ±Infinity, 0), one shape for all: the reader
+ * looks them up for most members of every item, and limits of many shapes made those look-ups
+ * megamorphic.
+ */
+export type Bounds = { above: number; min: number; max: number; trim: boolean };
+
+export function boundsOf(limits: Limits = {}): Bounds {
+  return { above: limits.above ?? -Infinity, min: limits.min ?? -Infinity, max: limits.max ?? Infinity, trim: limits.trim ?? false };
+}
+
+/** A string within `bounds` (its length in bytes: a string has no more UTF-16 units than UTF-8 bytes; else its own). */
+export function limitedText(bounds: Bounds): void {
   string();
-  if (limits.trim && !trimmed()) decline();
+  if (bounds.trim && !trimmed()) decline();
   const bytes = textEnd - textStart;
-  if (limits.max !== undefined && bytes > limits.max) decline();
-  if (limits.min !== undefined && bytes < limits.min) decline();
-  if (limits.min !== undefined && limits.min > 1 && decode(textStart, textEnd).length < limits.min) decline();
+  if (bytes > bounds.max || bytes < bounds.min) decline();
+  if (bounds.min > 1 && decode(textStart, textEnd).length < bounds.min) decline();
 }
 
-/** A finite number within `limits`' bounds at `at` to `value`, else declined. */
-export function limitedNumber(limits: Limits): void {
+/** A finite number within `bounds` at `at` to `value`, else declined. */
+export function limitedNumber(bounds: Bounds): void {
   finite();
-  if (!within(value, limits)) decline();
+  if (value <= bounds.above || value < bounds.min || value > bounds.max) decline();
 }
 
-export function limitedInt32(limits: Limits): void {
+export function limitedInt32(bounds: Bounds): void {
   int32();
-  if (!within(value, limits)) decline();
+  if (value <= bounds.above || value < bounds.min || value > bounds.max) decline();
 }
 
 /**

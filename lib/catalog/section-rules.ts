@@ -24,9 +24,12 @@ export type Limits = { above?: number; min?: number; max?: number; trim?: boolea
 
 export type Rule<Z extends z.ZodType = z.ZodType> = { zod: Z; check: Check; limits?: Limits };
 
-/** Whether a number is within `limits`' bounds. */
-export function within(value: number, limits: Limits): boolean {
-  return !(value <= (limits.above ?? -Infinity) || value < (limits.min ?? -Infinity) || value > (limits.max ?? Infinity));
+/** A test of a number against `limits`' bounds (each bound read once, not per value). */
+function withinBounds(limits: Limits): (value: number) => boolean {
+  const above = limits.above ?? -Infinity;
+  const min = limits.min ?? -Infinity;
+  const max = limits.max ?? Infinity;
+  return (value) => !(value <= above || value < min || value > max);
 }
 
 const INT32_MIN = -2147483648;
@@ -86,18 +89,24 @@ function bounded<Z extends z.ZodNumber>(schema: Z, message: string, limits: Limi
 }
 
 /** A finite number within `limits` (`noun` names it in the message when not the field). */
-export const boundedNumber = (field: string, limits: Limits, noun = field) => ({
-  zod: bounded(number(field).zod, boundsMessage(noun, limits), limits),
-  check: ((value) => (isNumber(value) && within(value, limits) ? value : FAIL)) as Check,
-  limits,
-});
+export const boundedNumber = (field: string, limits: Limits, noun = field) => {
+  const within = withinBounds(limits);
+  return {
+    zod: bounded(number(field).zod, boundsMessage(noun, limits), limits),
+    check: ((value) => (isNumber(value) && within(value) ? value : FAIL)) as Check,
+    limits,
+  };
+};
 
 /** A 32-bit integer within `limits`. */
-export const boundedInt32 = (field: string, limits: Limits, noun = field) => ({
-  zod: bounded(integer(field), boundsMessage(noun, limits), limits),
-  check: ((value) => (isInt32(value) && within(value, limits) ? value : FAIL)) as Check,
-  limits,
-});
+export const boundedInt32 = (field: string, limits: Limits, noun = field) => {
+  const within = withinBounds(limits);
+  return {
+    zod: bounded(integer(field), boundsMessage(noun, limits), limits),
+    check: ((value) => (isInt32(value) && within(value) ? value : FAIL)) as Check,
+    limits,
+  };
+};
 
 /** A string of `limits.min` to `limits.max` UTF-16 units, trimmed first when `limits.trim`. */
 export const boundedText = (field: string, limits: Limits) => {
