@@ -14,8 +14,8 @@ import {
   LOWER_N,
   LOWER_T,
   LOWER_U,
-  numberEnd,
-  numberValue,
+  numberAt,
+  numberAtEnd,
   OPEN_BRACE,
   OPEN_BRACKET,
   QUOTE,
@@ -167,9 +167,8 @@ function key(): number {
 
 /** The number at `at` to `value`: exactly as JSON.parse reads it. */
 function number(): void {
-  const start = at;
-  at = numberEnd(b, at);
-  value = numberValue(b, start, at);
+  value = numberAt(b, at);
+  at = numberAtEnd;
 }
 
 /** Whether the value at `at` is null (and passes it). */
