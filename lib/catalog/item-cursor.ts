@@ -14,8 +14,8 @@ import {
   LOWER_N,
   LOWER_T,
   LOWER_U,
-  numberAt,
-  numberAtEnd,
+  numberEnd,
+  numberValue,
   OPEN_BRACE,
   OPEN_BRACKET,
   QUOTE,
@@ -167,8 +167,9 @@ function key(): number {
 
 /** The number at `at` to `value`: exactly as JSON.parse reads it. */
 function number(): void {
-  value = numberAt(b, at);
-  at = numberAtEnd;
+  const start = at;
+  at = numberEnd(b, at);
+  value = numberValue(b, start, at);
 }
 
 /** Whether the value at `at` is null (and passes it). */
