@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { TransactionSql } from 'postgres';
 import { storableText } from '@/db/storable-text';
+import { BACKSLASH, isControlSpace, QUOTE } from '@/lib/http/json-bytes';
 import { yieldToEventLoop } from '@/lib/runtime/turns';
 
 // `{ json, text }`: JSON (jsonb), with `text` its JSON text when already at hand.
@@ -206,14 +207,14 @@ function copyCompact(source: Buffer, from: number, to: number, target: Buffer, a
   for (let i = from; i < to; i++) {
     const byte = source[i];
     if (inString) {
-      if (byte === 0x5c) {
+      if (byte === BACKSLASH) {
         target[at++] = byte;
         target[at++] = source[++i];
         continue;
       }
-      if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+      if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (isControlSpace(byte)) continue;
     target[at++] = byte;
   }
   return at;

@@ -6,7 +6,7 @@ import { facetTokenList } from '@/lib/catalog/facet-tokens';
 import { generatedItem } from '@/lib/testing/item-arbitraries';
 import { BinaryRows } from './copy-rows';
 import { TokenNumbers } from './facet-dictionary';
-import { checkItem } from './fast-item';
+import { checkItem } from './item-rules';
 import { readItem } from './item-bytes';
 import { PreparedBatch } from './prepared-batch';
 import { FIELD_COLUMNS, validateAndPrepare, writeFields } from './prepared-items';

@@ -4,6 +4,7 @@ import { itemIdOf } from '@/lib/catalog/import-outcome';
 import { copyField } from './copy-rows';
 import { grown, slotsFor } from './hash-slots';
 import { identifier } from './schemas';
+import { BACKSLASH, QUOTE, SPACE } from '@/lib/http/json-bytes';
 
 // The product ids a PATCH or DELETE lists, made into what PostgreSQL takes: each valid id once, as
 // a line of COPY text, in the order first listed. From a request body's bytes, a plain id (an
@@ -48,10 +49,6 @@ export function bodyIds(body: Buffer, spans: Int32Array): ListedIds {
     },
   };
 }
-
-const QUOTE = 0x22;
-const SPACE = 0x20;
-const BACKSLASH = 0x5c;
 
 /**
  * Whether the JSON value at [start, end) is a string that ProductId takes as it is and that COPY

@@ -4,8 +4,9 @@ import { itemIdOf } from '@/lib/catalog/import-outcome';
 import type { BinaryRows, BinaryType, CopyValue } from './copy-rows';
 import type { FacetSource } from '@/lib/catalog/facet-tokens';
 import type { FacetEncoder } from './facet-dictionary';
-import { checkItem } from './fast-item';
-import { discountPercent, ItemInput, isoInstant } from './product-schema';
+import { checkItem } from './item-rules';
+import { isoInstant } from './iso-dates';
+import { discountPercent, ItemInput } from './product-schema';
 import type { StoredOffer } from './stored-offers';
 
 // A product's columns as an item alone gives them (PreparedBatch writes these ahead), then

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-// The niche sections of an item (spec 2.8, but fashion, whose colours and sizes are facets and
-// have readers of their own) and an offer's delivery_types, each written once: every rule below
-// gives both the zod schema, which words the errors (product-schema.ts), and a plain check that
-// gives zod's output without zod (fast-item.ts; item-bytes.ts runs it on a section parsed alone).
-// fast-item.test.ts holds the two to the same answers on generated items.
+// Rules, each giving both the zod schema, which words the errors (product-schema.ts), and a plain
+// check that gives zod's output without zod (item-rules.ts' checkItem; item-bytes.ts runs one on
+// a section parsed alone), and the combinators that make them; then the niche sections of an item
+// (spec 2.8, but fashion, which item-rules.ts has with the item's other facets) and an offer's
+// delivery_types. item-rules.test.ts holds zod and the checks to the same answers.
 
 /** A check's refusal: the value is zod's to word. */
 export const FAIL = Symbol('fail');
@@ -15,7 +15,22 @@ export const FAIL = Symbol('fail');
  */
 export type Check = (value: unknown) => unknown;
 
-export type Rule<Z extends z.ZodType = z.ZodType> = { zod: Z; check: Check };
+/**
+ * A number's bounds (`above` exclusive, `min` and `max` inclusive), or a string's length
+ * (`min`, `max`) and whether it is trimmed: kept on the rule for the byte reader (item-bytes.ts),
+ * which applies them to what it reads.
+ */
+export type Limits = { above?: number; min?: number; max?: number; trim?: boolean };
+
+export type Rule<Z extends z.ZodType = z.ZodType> = { zod: Z; check: Check; limits?: Limits };
+
+/** A test of a number against `limits`' bounds (each bound read once, not per value). */
+function withinBounds(limits: Limits): (value: number) => boolean {
+  const above = limits.above ?? -Infinity;
+  const min = limits.min ?? -Infinity;
+  const max = limits.max ?? Infinity;
+  return (value) => !(value <= above || value < min || value > max);
+}
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -29,7 +44,7 @@ export const expected = (field: string, what: string) => (issue: { input?: unkno
 
 /** The rule, or null (absent members are left out of the output, as zod leaves them). */
 export function nullish<Z extends z.ZodType>(rule: Rule<Z>): Rule<z.ZodOptional<z.ZodNullable<Z>>> {
-  return { zod: rule.zod.nullish(), check: (value) => (value === null ? null : rule.check(value)) };
+  return { zod: rule.zod.nullish(), check: (value) => (value === null ? null : rule.check(value)), limits: rule.limits };
 }
 
 export const text = (field: string) => ({
@@ -56,6 +71,61 @@ export const integer = (field: string) =>
     .max(INT32_MAX, `${field} is out of range`);
 
 export const int32 = (field: string) => ({ zod: integer(field), check: ((value) => (isInt32(value) ? value : FAIL)) as Check });
+
+/** The message for a number outside `limits`: "greater than 0", "not be negative", "1 to 5". */
+function boundsMessage(field: string, limits: Limits): string {
+  if (limits.above !== undefined) return `${field} must be greater than ${limits.above}`;
+  if (limits.max === undefined) return limits.min === 0 ? `${field} must not be negative` : `${field} must be at least ${limits.min}`;
+  return `${field} must be ${limits.min} to ${limits.max}`;
+}
+
+/** zod's number schema given `limits`' bounds. */
+function bounded<Z extends z.ZodNumber>(schema: Z, message: string, limits: Limits): Z {
+  let bounded = schema;
+  if (limits.above !== undefined) bounded = bounded.gt(limits.above, message) as Z;
+  if (limits.min !== undefined) bounded = bounded.min(limits.min, message) as Z;
+  if (limits.max !== undefined) bounded = bounded.max(limits.max, message) as Z;
+  return bounded;
+}
+
+/** A finite number within `limits` (`noun` names it in the message when not the field). */
+export const boundedNumber = (field: string, limits: Limits, noun = field) => {
+  const within = withinBounds(limits);
+  return {
+    zod: bounded(number(field).zod, boundsMessage(noun, limits), limits),
+    check: ((value) => (isNumber(value) && within(value) ? value : FAIL)) as Check,
+    limits,
+  };
+};
+
+/** A 32-bit integer within `limits`. */
+export const boundedInt32 = (field: string, limits: Limits, noun = field) => {
+  const within = withinBounds(limits);
+  return {
+    zod: bounded(integer(field), boundsMessage(noun, limits), limits),
+    check: ((value) => (isInt32(value) && within(value) ? value : FAIL)) as Check,
+    limits,
+  };
+};
+
+/** A string of `limits.min` to `limits.max` UTF-16 units, trimmed first when `limits.trim`. */
+export const boundedText = (field: string, limits: Limits) => {
+  let schema = text(field).zod;
+  if (limits.trim) schema = schema.trim();
+  if (limits.min !== undefined) schema = schema.min(limits.min, limits.min === 1 ? `${field} is required` : `${field} must be at least ${limits.min} characters`);
+  if (limits.max !== undefined) schema = schema.max(limits.max, `${field} must be at most ${limits.max} characters`);
+  const min = limits.min ?? 0;
+  const max = limits.max ?? Infinity;
+  return {
+    zod: schema,
+    check: ((value) => {
+      if (typeof value !== 'string') return FAIL;
+      const kept = limits.trim ? value.trim() : value;
+      return kept.length >= min && kept.length <= max ? kept : FAIL;
+    }) as Check,
+    limits,
+  };
+};
 
 /** A year from 1701 to last year (spec 2.8's book.year). */
 export const pastYear = (field: string) => ({
@@ -173,7 +243,8 @@ export function checkEach(value: unknown, check: Check): unknown {
 }
 
 export function arrayOf<Z extends z.ZodType>(rule: Rule<Z>, error: string): Rule<z.ZodArray<Z>> {
-  return { zod: z.array(rule.zod, { error }), check: (value) => checkEach(value, rule.check) };
+  // The limits are its elements' (for the byte reader).
+  return { zod: z.array(rule.zod, { error }), check: (value) => checkEach(value, rule.check), limits: rule.limits };
 }
 
 /** An object whose every value passes `rule` (keys any string). */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { arrayScanner, isSpace } from '@/lib/http/json-scan';
+import { COMMA, hasBackslash, isSpace, LOWER_F, LOWER_N, LOWER_T, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringClose } from '@/lib/http/json-bytes';
+import { arrayScanner } from '@/lib/http/json-scan';
 import { TimeSlice, yieldToEventLoop } from '@/lib/runtime/turns';
 
 // Bump when the row stored for the same item text would change (the schema's output,
@@ -63,13 +64,9 @@ export function listedItems(list: unknown[]): SentItems {
 export const SUMMARY_KEYS = ['id', 'available', 'categories', 'locations'];
 const [ID, AVAILABLE, CATEGORIES, LOCATIONS] = [0, 1, 2, 3];
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
 /** The string whose quotes are at start and end - 1, when it holds no escape. */
 function plainString(body: Buffer, start: number, end: number): string | undefined {
-  for (let i = start + 1; i < end - 1; i++) if (body[i] === BACKSLASH) return undefined;
-  return body.toString('utf8', start + 1, end - 1);
+  return hasBackslash(body, start + 1, end - 1) ? undefined : body.toString('utf8', start + 1, end - 1);
 }
 
 /** An array of strings without escapes (a product's categories), or undefined. */
@@ -77,10 +74,10 @@ function plainStrings(body: Buffer, start: number, end: number): string[] | unde
   const list: string[] = [];
   for (let i = start + 1; i < end - 1; i++) {
     const byte = body[i];
-    if (isSpace(byte) || byte === 0x2c) continue;
+    if (isSpace(byte) || byte === COMMA) continue;
     if (byte !== QUOTE) return undefined;
-    let close = i + 1;
-    while (body[close] !== QUOTE) if (body[close++] === BACKSLASH) return undefined;
+    const close = stringClose(body, i);
+    if (hasBackslash(body, i + 1, close)) return undefined;
     list.push(body.toString('utf8', i + 1, close));
     i = close;
   }
@@ -97,7 +94,7 @@ function offerLocations(body: Buffer, start: number): { location: unknown }[] | 
   const list: { location: unknown }[] = [];
   for (let e = 0; e < found.length; e += 2) {
     // Not an object, or without a location: JSON.parse says which.
-    if (found[e] < 0 && body[offers.elements![e]] !== 0x7b) return undefined;
+    if (found[e] < 0 && body[offers.elements![e]] !== OPEN_BRACE) return undefined;
     list.push({ location: found[e] < 0 ? undefined : valueAt(body, found[e], found[e + 1]) });
   }
   return list;
@@ -112,10 +109,10 @@ function offerLocations(body: Buffer, start: number): { location: unknown }[] | 
 function valueAt(body: Buffer, start: number, end: number, offers = false): unknown {
   const first = body[start];
   // A value that passed the scan and starts with t, f or n is that literal.
-  if (first === 0x74) return true;
-  if (first === 0x66) return false;
-  if (first === 0x6e) return null;
-  const fast = first === QUOTE ? plainString(body, start, end) : first !== 0x5b ? undefined : offers ? offerLocations(body, start) : plainStrings(body, start, end);
+  if (first === LOWER_T) return true;
+  if (first === LOWER_F) return false;
+  if (first === LOWER_N) return null;
+  const fast = first === QUOTE ? plainString(body, start, end) : first !== OPEN_BRACKET ? undefined : offers ? offerLocations(body, start) : plainStrings(body, start, end);
   return fast !== undefined ? fast : JSON.parse(body.toString('utf8', start, end));
 }
 

@@ -7,19 +7,7 @@
 // not valid UTF-8 decodes to U+FFFD, which is allowed inside strings and nowhere else, and so is
 // every byte of 0x80 and above here.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DOT, isDigit, isSpace, LOWER_E, MINUS, NINE, OPEN_BRACE, OPEN_BRACKET, PLAIN, PLUS, QUOTE, UPPER_E, ZERO } from './json-bytes';
 
 /**
  * A member's value: [start, end) in bytes; for an array, its elements as start/end pairs, and
@@ -41,11 +29,6 @@ export class JsonSyntaxError extends Error {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** JSON whitespace: space, newline, carriage return, tab. */
-export function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
 function isHex(byte: number): boolean {
   return (byte >= ZERO && byte <= NINE) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46);
 }
@@ -64,9 +47,6 @@ function skipSpace(bytes: Uint8Array, i: number): number {
   while (i < bytes.length && isSpace(bytes[i])) i++;
   return i;
 }
-
-// Bytes that a string holds as they are: not a quote, a backslash or a control character.
-const PLAIN = new Uint8Array(256).map((_, byte) => (byte >= 0x20 && byte !== QUOTE && byte !== BACKSLASH ? 1 : 0));
 
 // Whether the last string scanned held an escape (a key then needs decoding to be compared).
 let escaped = false;
@@ -115,7 +95,7 @@ function scanNumber(bytes: Uint8Array, i: number): number {
   if (bytes[i] === ZERO) i++;
   else i = scanDigits(bytes, i);
   if (bytes[i] === DOT) i = scanDigits(bytes, i + 1);
-  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+  if (bytes[i] === LOWER_E || bytes[i] === UPPER_E) {
     i++;
     if (bytes[i] === PLUS || bytes[i] === MINUS) i++;
     i = scanDigits(bytes, i);
@@ -246,7 +226,6 @@ function fastString(b: Uint8Array, i: number): number {
   }
 }
 
-const isDigit = (c: number) => c >= ZERO && c <= NINE;
 
 function fastNumber(b: Uint8Array, i: number): number {
   if (b[i] === MINUS) i++;
@@ -258,7 +237,7 @@ function fastNumber(b: Uint8Array, i: number): number {
     if (!isDigit(b[++i])) throw GIVE_UP;
     while (isDigit((c = b[++i])));
   }
-  if (c === 0x65 || c === 0x45) {
+  if (c === LOWER_E || c === UPPER_E) {
     c = b[++i];
     if (c === PLUS || c === MINUS) c = b[++i];
     if (!isDigit(c)) throw GIVE_UP;

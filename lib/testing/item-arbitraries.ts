@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-// Items for property tests of the checks and readers (fast-item.test.ts, item-bytes.test.ts).
+// Items for property tests of the checks and readers (item-rules.test.ts, item-bytes.test.ts).
 
 // Values chosen around each rule's edges: right types, wrong types, limits, NULs, blanks.
 // Numbers past 2^53 that JSON.parse rounds (an id sent as one is refused, not merged with another).

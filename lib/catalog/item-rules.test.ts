@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leafCategories, syntheticCategories, syntheticItem, syntheticLocations } from '@/lib/bench/synthetic-catalog';
 import { generatedItem as item } from '@/lib/testing/item-arbitraries';
-import { checkItem } from './fast-item';
+import { checkItem } from './item-rules';
 import { ItemInput } from './product-schema';
 
 /** JSON with keys sorted: what jsonb keeps, whatever order the keys were set in. */
