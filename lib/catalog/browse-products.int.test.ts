@@ -61,3 +61,17 @@ it('browses a shop’s products by text, category and below, brand and stock, an
   expect(detail.images.map((i) => i.size)).toEqual([120, 140, 160, 180, 200, 220, 310, 520]);
   await expect(productDetail(ctx, shop.shop_id, 'a3')).rejects.toThrow('Product a3 not found');
 });
+
+it('names the import that wrote a product even when it was claimed and applied within one millisecond', async () => {
+  const ctx = fixture.database.ctx;
+  const shop = await createTestShop(ctx);
+  await imports.put(shop.shop_id, [productItem('m1')]);
+  // The row written 0.9 ms into a millisecond by an import claimed 0.4 ms into it (a Date, which
+  // keeps milliseconds, put the write before the claim).
+  await ctx.sql`update products set updated_at = '2026-01-01 00:00:00.000900+00' where shop_id = ${shop.shop_id} and id = 'm1'`;
+  const [{ id }] = await ctx.sql<{ id: number }[]>`
+    insert into imports (shop_id, operation, status, received_at, started_at, finished_at, items_total, items_applied, items_rejected, body_bytes)
+    values (${shop.shop_id}, 'products.put', 'done', '2026-01-01 00:00:00.000100+00', '2026-01-01 00:00:00.000400+00', '2026-01-01 00:00:00.001200+00', 1, 1, 0, 10)
+    returning id::int as id`;
+  expect((await productDetail(ctx, shop.shop_id, 'm1')).written_by_import).toBe(id);
+});

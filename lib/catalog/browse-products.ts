@@ -77,11 +77,14 @@ export async function productDetail(ctx: Pick<AppContext, 'sql' | 'sealKey'>, sh
   const [categories, locations, [writer]] = await Promise.all([
     sql<{ id: string; name: string; path: string[] }[]>`select id, name, path from categories where shop_id = ${shopId} and id = any(${row.categories}::text[])`,
     sql<{ id: string; name: string }[]>`select id, name from locations where shop_id = ${shopId} and id = any(${offers.map((o) => o[0])}::text[])`,
-    // The product import whose transaction wrote the row: it began (updated_at) while the import ran.
+    // The product import whose transaction wrote the row: it began (updated_at) while the import
+    // ran. Compared in PostgreSQL, to the microsecond: a JavaScript Date keeps milliseconds, and
+    // an import claimed and applied within the same millisecond was then not found.
     sql<{ id: number }[]>`
-      select id::int as id from imports
-       where shop_id = ${shopId} and operation like 'products.%' and started_at <= ${new Date(row.updated_at).toISOString()}::timestamptz and finished_at >= ${new Date(row.updated_at).toISOString()}::timestamptz
-       order by id desc limit 1`,
+      select i.id::int as id from imports i, products p
+       where p.shop_id = ${shopId} and p.id = ${productId}
+         and i.shop_id = ${shopId} and i.operation like 'products.%' and i.started_at <= p.updated_at and i.finished_at >= p.updated_at
+       order by i.id desc limit 1`,
   ]);
   const ancestors = new Set(categories.flatMap((c) => c.path));
   const names = new Map((await sql<{ id: string; name: string }[]>`select id, name from categories where shop_id = ${shopId} and id = any(${[...ancestors]}::text[])`).map((c) => [c.id, c.name]));
