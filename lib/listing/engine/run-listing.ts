@@ -26,9 +26,9 @@ export function forgetKept(index: ShopIndex): void {
   memo.sorted = undefined;
   memo.located = undefined;
   const { scratch } = memo;
-  if (scratch?.applied) undo(index, scratch, scratch.applied.offers);
+  if (scratch?.written) undo(index, scratch, scratch.written);
   if (scratch) {
-    scratch.applied = null;
+    scratch.written = null;
     scratch.appliedKey = null;
   }
 }

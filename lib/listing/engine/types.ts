@@ -25,7 +25,9 @@ export type EngineResult = {
   debug: { id: string; sort_by: SortKey; sort_key: number | null; matched: Record<string, unknown> }[] | null;
 };
 
-export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null };
+// Prices by document; with locations asked for, the offers there written over the base prices of
+// `written` (and only those: every other document has its base price).
+export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null; written?: Int32Array };
 
 export type FacetCounts = DimCounts & { requests: number };
 
