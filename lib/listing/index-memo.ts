@@ -1,6 +1,6 @@
 import type { Bitset } from './indexing';
 import type { CategoryLink } from './category-links';
-import type { FacetCounts, Located, LocationBase, Scratch, Shown, Walk, Work } from './engine';
+import type { DimColumn, FacetCounts, Located, LocationBase, Scratch, Shown, Walk, Work } from './engine';
 import type { SearchIndex, SearchScratch } from './search';
 import type { KeptProducts } from './stored-products';
 
@@ -17,6 +17,8 @@ export class Memo {
   work: Work | undefined = undefined;
   /** Documents with (true) or without a base discount. */
   readonly discountSets = new Map<boolean, Bitset>();
+  /** A dimension's value per document, when no document has several (null: some do), by dimension. */
+  readonly dimColumns = new Map<number, DimColumn | null>();
   /** Counts over the whole catalog, by `${collapse}:${available}`. */
   readonly baseCounts = new Map<string, Int32Array>();
   /** Facet counts per filter set (countsKey), least recently used first. */
@@ -87,6 +89,7 @@ export const MEMO_RULES: { [K in keyof Memo]: Rule } = {
   scratch: { acrossStockPatch: false, family: false },
   work: { acrossStockPatch: false, family: false },
   discountSets: { acrossStockPatch: true, family: true },
+  dimColumns: { acrossStockPatch: true, family: true },
   baseCounts: { acrossStockPatch: false, family: true },
   facetCounts: { acrossStockPatch: false, family: false },
   shown: { acrossStockPatch: false, family: false },

@@ -4,7 +4,7 @@
 // the path for queries of locations alone (location-only.ts). The rest of lib/listing and its
 // callers import this surface only (eslint.config.mjs).
 export { runListing, forgetKept } from './run-listing';
-export type { DimCounts, Effective, EngineResult, FacetCounts, SearchHits, Shown } from './types';
+export type { DimColumn, DimCounts, Effective, EngineResult, FacetCounts, SearchHits, Shown } from './types';
 export { discountFilter, docsSet, forEachDocument, idDocs, locationFilter, locationMask, MERGE_LISTS_UP_TO, priceFilter, SCAN_OFFERS_FROM, union, type Located, type Scratch } from './match';
 export { comparator, prepareLocationOnly, prepareSortedDocuments, sortedDocuments, type Walk } from './order';
 export { prepareBaseCounts } from './facet-counts';

@@ -32,3 +32,6 @@ export type Effective = { price: Float64Array; oldprice: Float64Array; discount:
 export type FacetCounts = DimCounts & { requests: number };
 
 export type Shown = { total: number; stats: PriceStats | null };
+
+/** Per document its value's place in a dimension plus one (0: none), for a dimension no document has several values of. */
+export type DimColumn = Uint16Array | Int32Array;
