@@ -1,4 +1,8 @@
 import { afterEach, expect, it, vi } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ProcessWide } from '@/lib/process-wide';
 import { ThreadHolder, type ThreadStart, type WorkerThread } from './worker-thread';
 
@@ -105,4 +109,30 @@ it('stops its thread on request, telling the task waiting', async () => {
   await echoes.stop();
   expect(await waiting).toBe('stopped: the thread was stopped');
   expect(echoes.running()).toBeUndefined();
+});
+
+it('lets a script end while its thread is idle, whether or not the thread ever took a task', () => {
+  // In a process of its own: a thread left referenced keeps it running (the counting worker,
+  // which takes no tasks through its holder, once kept bench:listing from ever exiting).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-thread-'));
+  const module = path.resolve(__dirname, 'worker-thread.ts');
+  const script = (task: boolean) => `
+    import { ThreadHolder } from ${JSON.stringify(module)};
+    let kept;
+    const code = { source: "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id, task }) => parentPort.postMessage({ id, doubled: 2 * task }))" };
+    const holder = new ThreadHolder({ get: () => kept, set: (next) => void (kept = next) }, () => ({ code, own: undefined }), { name: 'a thread', otherwise: 'none' });
+    const thread = holder.thread();
+    await thread.ready;
+    ${task ? 'console.log(await new Promise((resolve) => thread.send(4, { answered: (answer) => resolve(answer.doubled), stopped: resolve })));' : ''}
+    console.log(thread.broken ? 'broken' : 'done');`;
+  try {
+    for (const task of [false, true]) {
+      const file = path.join(dir, `script-${task}.mjs`);
+      fs.writeFileSync(file, script(task));
+      const run = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: path.resolve(__dirname, '../..'), timeout: 15_000, encoding: 'utf8' });
+      expect({ task, signal: run.signal, status: run.status, stdout: run.stdout.trim() }).toEqual({ task, signal: null, status: 0, stdout: task ? '8\ndone' : 'done' });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

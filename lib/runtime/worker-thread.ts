@@ -56,7 +56,6 @@ function sourceOf(code: ThreadCode): string {
 
 function startThread<Task, Answer, Own>(start: ThreadStart<Own>, role: ThreadRole): WorkerThread<Task, Answer, Own> {
   const worker = new Worker(sourceOf(start.code), { eval: true, workerData: start.workerData, transferList: start.transferList });
-  worker.unref();
   const waiting = new Map<number, Waiter<Answer>>();
   let lastTask = 0;
   let settleReady!: (loaded: boolean) => void;
@@ -107,6 +106,9 @@ function startThread<Task, Answer, Own>(start: ThreadStart<Own>, role: ThreadRol
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the thread exited (${code})`)));
+  // After the listeners: adding a 'message' listener references the worker's port again (a
+  // thread that never took a task, as the counting worker's, kept a finished script running).
+  worker.unref();
   return thread;
 }
 
