@@ -115,9 +115,9 @@ it('lets a script end while its thread is idle, whether or not the thread ever t
   // In a process of its own: a thread left referenced keeps it running (the counting worker,
   // which takes no tasks through its holder, once kept bench:listing from ever exiting).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-thread-'));
-  const module = path.resolve(__dirname, 'worker-thread.ts');
+  const holderModule = path.resolve(__dirname, 'worker-thread.ts');
   const script = (task: boolean) => `
-    import { ThreadHolder } from ${JSON.stringify(module)};
+    import { ThreadHolder } from ${JSON.stringify(holderModule)};
     let kept;
     const code = { source: "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id, task }) => parentPort.postMessage({ id, doubled: 2 * task }))" };
     const holder = new ThreadHolder({ get: () => kept, set: (next) => void (kept = next) }, () => ({ code, own: undefined }), { name: 'a thread', otherwise: 'none' });
