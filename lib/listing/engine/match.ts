@@ -115,9 +115,9 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT
 }
 
 /**
- * The documents a query's other filters leave before its locations (its categories, exclusions and
- * availability), and a key that names them for the index: the only ones whose location prices any
- * later stage reads (prices, sorts, counts and pages all work within the result).
+ * The documents a query's categories and availability leave, and a key that names them for the
+ * index: every document whose location price a later stage reads is among them (prices, sorts,
+ * counts and pages all work within the result).
  */
 export type Candidates = { set: Bitset; key: string };
 
@@ -426,10 +426,6 @@ export function matchQuery(index: ShopIndex, query: ListingQuery, search: Search
     intersectInto(base, set);
     narrowed = true;
   };
-  if (query.exclude.length) {
-    subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
-    narrowed = true;
-  }
   if (query.categories.length) narrow(union(index, query.categories.map((id) => index.dims[DIM_CATEGORY].values.get(id)), buffers.uint32('categories', base.length)));
   let mask: Uint8Array | null = null;
   // Locations and nothing else: answered from what the index keeps (location-only.ts), without
@@ -444,11 +440,16 @@ export function matchQuery(index: ShopIndex, query: ListingQuery, search: Search
       located = locatedFor(index, mask, scratchOf(index).best, way);
       narrowed = true;
     } else {
-      const within = { set: base, key: `${query.available}|${query.exclude.join(',')}|${query.categories.join(',')}` };
+      // Excluded products are taken out after: the prices written serve every query of these categories.
+      const within = { set: base, key: `${query.available}|${query.categories.join(',')}` };
       const filtered = locationFilter(index, mask, way, within);
       effective = filtered.effective;
       narrow(filtered.set);
     }
+  }
+  if (query.exclude.length) {
+    subtractInto(base, docsSet(n, query.exclude.map((id) => idDocs(index, id))));
+    narrowed = true;
   }
   // Merchant filters apply only when the feed sets merchants at all (spec 4.7).
   if (index.merchants.size > 0) {
