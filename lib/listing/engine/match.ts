@@ -95,13 +95,14 @@ export function scratchOf(index: ShopIndex): Scratch {
 
 /**
  * With `locations`: the documents in stock in one of them (every document without offers, and those
- * with an offer there), each priced by its cheapest such offer (ties: the lowest location id).
- * The prices are valid until the next call with other locations.
+ * with an offer there), each priced by its cheapest such offer (ties: the lowest location id):
+ * every one of them, or those of `within` only (their prices are read from nowhere else). The
+ * prices are valid until the next call with other locations or candidates.
  */
 export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT_WAY, within: Candidates | null = null): { set: Bitset; effective: Effective } {
   const scratch = scratchOf(index);
   const located = locatedFor(index, mask, scratch.best, way);
-  // Which offer prices each document depends on the locations only: kept per set of locations.
+  // The prices written depend on the locations and the candidates only: left for the next query.
   const key = within ? `${mask.join('')}|${within.key}` : mask.join('');
   if (scratch.appliedKey !== key) {
     if (scratch.written) undo(index, scratch, scratch.written);
