@@ -33,7 +33,7 @@ for (const density of [0.27, 0.12, 0.03]) {
     const ranks = pattern.slice();
     const out = new Int32Array(3100);
     const started = performance.now();
-    countRanks({ ranks, fromWord: 0, toWord: words, postOffsets, postings, groupOfRank, groupOrder, collapse: true, out, stamp: new Int32Array(3100).fill(-1), valueDim: null, multi: null, planes: null, paramDims: null, firstParamDim: 0, pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null });
+    countRanks({ ranks, fromWord: 0, toWord: words, postOffsets, postings, groupOfRank, groupOrder, collapse: true, out, stamp: new Int32Array(3100).fill(-1), valueDim: null, multi: null, planes: null, paramDims: null, firstParamDim: 0, pick: false, positionOfRank: null, values: null, valuesByRank: null, sign: 1, idRank: null, reps: null, positions: null });
     times.push(performance.now() - started);
   }
   const best = Math.min(...times.slice(2));

@@ -65,6 +65,7 @@ it('counts a group with several documents in the set the same by its param dimen
         pick: false,
         positionOfRank: null,
         values: null,
+        valuesByRank: null,
         sign: 1,
         idRank: null,
         reps: null,

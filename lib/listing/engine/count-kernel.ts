@@ -36,6 +36,8 @@ export type CountTask = {
   pick: boolean;
   positionOfRank: Int32Array | null;
   values: Float64Array | null;
+  // The keys by rank instead (read front to back as the pass goes): `values` is then unused.
+  valuesByRank: Float64Array | null;
   sign: number;
   idRank: Int32Array | null;
   reps: Uint32Array | null;
@@ -107,7 +109,7 @@ function countRanks(task) {
           }
         }
         runShared = true;
-        if (pick && (positionOfRank ? positionOfRank[rank] < positionOfRank[runBest] : rankedBefore(task, groupOrder[rank], groupOrder[runBest]))) runBest = rank;
+        if (pick && (positionOfRank ? positionOfRank[rank] < positionOfRank[runBest] : task.valuesByRank ? rankedBeforeByRank(task, rank, runBest) : rankedBefore(task, groupOrder[rank], groupOrder[runBest]))) runBest = rank;
         continue;
       }
       if (runFirst >= 0) picked += finishRun(task, runFirst, runShared, runBest, multi !== null, runLow, runHigh);
@@ -237,6 +239,19 @@ function countSharedExcess(postOffsets, postings, rank, group, stamp, out, value
     out[slot] += added & (1 - ((hadDim | -hadDim) >>> 31)); // a new value of a dimension it had
     stamp[slot] = group;
   }
+}
+
+// rankedBefore for the documents at ranks a and b, their keys by rank (the ids, by document, only on a tie).
+function rankedBeforeByRank(task, a, b) {
+  const values = task.valuesByRank;
+  const x = values[a];
+  const y = values[b];
+  if (x !== y) {
+    if (Number.isNaN(x)) return Number.isNaN(y) && task.idRank[task.groupOrder[a]] < task.idRank[task.groupOrder[b]];
+    if (Number.isNaN(y)) return true;
+    return task.sign > 0 ? x < y : x > y;
+  }
+  return task.idRank[task.groupOrder[a]] < task.idRank[task.groupOrder[b]];
 }
 
 // Whether document a comes before b in the task's order (as the engine's comparator: the key, missing last, then id).

@@ -55,6 +55,7 @@ export function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out:
     pick: pick !== null && collapse,
     positionOfRank: pick?.positionOfRank ?? null,
     values: pick?.values ?? null,
+    valuesByRank: pick?.valuesByRank ?? null,
     sign: pick?.sign ?? 1,
     idRank: pick?.idRank ?? null,
     reps: pick?.reps ?? null,
@@ -75,6 +76,7 @@ export function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out:
  */
 export type Pick = {
   values: Float64Array;
+  valuesByRank: Float64Array | null; // the same keys by rank, when kept so (location prices)
   sign: number;
   idRank: Int32Array;
   // With a kept order: each rank's position in it (compared instead of the keys), and the

@@ -171,6 +171,7 @@ export function locationCounts(
     pick: false,
     positionOfRank: null,
     values: null,
+    valuesByRank: null,
     sign: 1,
     idRank: null,
     reps: null,

@@ -62,6 +62,10 @@ export type Scratch = {
   discount: Float64Array;
   best: Int32Array; // by rank, all -1 between calls: locate's work
   offerLocation: Int32Array;
+  // Price and discount by rank (documents in group order), as written: a counting pass that picks
+  // each group's cheapest reads them front to back instead of by document at random.
+  priceByRank: Float64Array;
+  discountByRank: Float64Array;
   // The documents whose location prices are written in, and the key of the locations and of the
   // documents they were written for: left in place after a query, so the next query for the same
   // (the usual case: a store's shoppers) writes nothing; undone when another is asked for.
@@ -85,12 +89,22 @@ export function scratchOf(index: ShopIndex): Scratch {
       discount: sharedCopy(index.discount),
       best: new Int32Array(index.n).fill(-1),
       offerLocation: new Int32Array(index.n).fill(-1),
+      priceByRank: byRank(index, index.price),
+      discountByRank: byRank(index, index.discount),
       written: null,
       appliedKey: null,
     };
     index.memo.scratch = scratch;
   }
   return scratch;
+}
+
+/** A column by rank, in shared memory (the counting worker picks by it). */
+function byRank(index: ShopIndex, column: Float64Array): Float64Array {
+  const ranked = new Float64Array(new SharedArrayBuffer(8 * index.n));
+  const { groupOrder } = index;
+  for (let rank = 0; rank < index.n; rank++) ranked[rank] = column[groupOrder[rank]];
+  return ranked;
 }
 
 /**
@@ -111,8 +125,8 @@ export function locationFilter(index: ShopIndex, mask: Uint8Array, way = DEFAULT
     scratch.written = writeOffers(index, scratch, located.offers, within?.set ?? null);
     scratch.appliedKey = key;
   }
-  const { price, oldprice, discount, offerLocation, written } = scratch;
-  return { set: locatedSet(index, located).slice(), effective: { price, oldprice, discount, offerLocation, written: written! } };
+  const { price, oldprice, discount, offerLocation, written, priceByRank, discountByRank } = scratch;
+  return { set: locatedSet(index, located).slice(), effective: { price, oldprice, discount, offerLocation, written: written!, priceByRank, discountByRank } };
 }
 
 /**
@@ -134,12 +148,15 @@ function writeOffers(index: ShopIndex, scratch: Scratch, offers: Int32Array, wit
   let count = 0;
   for (let i = 0; i < offers.length; i++) {
     const offer = offers[i];
-    const doc = groupOrder[offerRank[offer]];
+    const rank = offerRank[offer];
+    const doc = groupOrder[rank];
     if (within && (within[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
     scratch.price[doc] = offerPrice[offer];
     scratch.oldprice[doc] = offerOldprice[offer];
     scratch.discount[doc] = offerDiscount[offer];
     scratch.offerLocation[doc] = offerLocation[offer];
+    scratch.priceByRank[rank] = offerPrice[offer];
+    scratch.discountByRank[rank] = offerDiscount[offer];
     written[count++] = doc;
   }
   return count === offers.length ? written : written.slice(0, count);
@@ -160,6 +177,9 @@ export function locatedFor(index: ShopIndex, mask: Uint8Array, best: Int32Array,
 export function undo(index: ShopIndex, scratch: Scratch, written: Int32Array): void {
   for (let i = 0; i < written.length; i++) {
     const doc = written[i];
+    const rank = index.groupRank[doc];
+    scratch.priceByRank[rank] = index.price[doc];
+    scratch.discountByRank[rank] = index.discount[doc];
     scratch.price[doc] = index.price[doc];
     scratch.oldprice[doc] = index.oldprice[doc];
     scratch.discount[doc] = index.discount[doc];

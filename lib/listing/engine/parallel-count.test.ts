@@ -38,15 +38,18 @@ function layout(n: number, seed: number) {
   const paramDims = shared((b) => new Uint32Array(b), 8 * n);
   lists.forEach((list, rank) => list.forEach((value) => value < valueCount && valueDim[value] >= FIRST_PARAM && (paramDims[2 * rank] |= 1 << (valueDim[value] - FIRST_PARAM))));
   const index = { postOffsets, postings, groupOfRank, groupOrder, valueDim, paramDims, n, valueKey: new Array<string>(valueCount), dims: new Array<unknown>(dims) };
-  return { index, positionOfRank, keys, idRank, random, outLength: valueCount + dims };
+  // The same keys by rank (CountTask.valuesByRank).
+  const keysByRank = shared((b) => new Float64Array(b), 8 * n);
+  for (let rank = 0; rank < n; rank++) keysByRank[rank] = keys[groupOrder[rank]];
+  return { index, positionOfRank, keys, keysByRank, idRank, random, outLength: valueCount + dims };
 }
 
 /**
  * A counting task over every word of `ranks` of a made-up index, picking representatives (by
  * position, or by key and id) or not; with `byDims`, a group by its param dimensions (CountTask.multi).
  */
-function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' = 'none', sign = 1, byDims = false): CountTask {
-  const { index, positionOfRank, keys, idRank, outLength } = made;
+function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse: boolean, pick: 'none' | 'position' | 'key' | 'rank' = 'none', sign = 1, byDims = false): CountTask {
+  const { index, positionOfRank, keys, keysByRank, idRank, outLength } = made;
   return {
     ranks,
     fromWord: 0,
@@ -66,8 +69,9 @@ function countTask(made: ReturnType<typeof layout>, ranks: Uint32Array, collapse
     pick: pick !== 'none',
     positionOfRank: pick === 'position' ? positionOfRank : null,
     values: pick === 'key' ? keys : null,
+    valuesByRank: pick === 'rank' ? keysByRank : null,
     sign,
-    idRank: pick === 'key' ? idRank : null,
+    idRank: pick === 'key' || pick === 'rank' ? idRank : null,
     reps: pick !== 'none' ? new Uint32Array(ranks.length) : null,
     positions: pick !== 'none' ? new Uint32Array(ranks.length) : null,
   };
@@ -111,6 +115,8 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       [3000, 0.0, true, 'position', 1, true],
       [5000, 0.5, true, 'key', 1, true],
       [7000, 0.8, true, 'key', -1, false],
+      [6000, 0.7, true, 'rank', 1, true],
+      [5000, 0.4, true, 'rank', -1, false],
       [5000, 0.6, true, 'none', 1, true],
     ] as const) {
       const made = layout(n, n * 7 + Math.round(density * 100));
@@ -122,6 +128,12 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       const task = (ranksOfTask: Uint32Array) => countTask(made, ranksOfTask, collapse, pick, sign, byDims);
       const alone = task(ranks.slice());
       const pickedAlone = countRanks(alone);
+      if (pick === 'rank') {
+        // Keys by rank pick as the same keys by document do.
+        const byDocument = countTask(made, ranks.slice(), collapse, 'key', sign, byDims);
+        expect(countRanks(byDocument)).toBe(pickedAlone);
+        expect(Array.from(byDocument.reps!)).toEqual(Array.from(alone.reps!));
+      }
       const state = sharedFor(index, ranks, FIRST_PARAM);
       // The worker starts with the first call (a call it is not ready for answers null, untouched).
       let together: CountTask | null = null;
@@ -135,7 +147,7 @@ it('counts and picks (by kept position, or by sort key and id) on two threads ex
       workerCounted += workerChunksOfLastCall();
       expect(Array.from(together!.out!)).toEqual(Array.from(alone.out!));
       if (pick !== 'none') {
-        if (pick === 'key') expect(pickedAlone).toBeGreaterThan(0);
+        if (pick === 'key' || pick === 'rank') expect(pickedAlone).toBeGreaterThan(0);
         expect(Array.from(together!.reps!)).toEqual(Array.from(alone.reps!));
         expect(Array.from(together!.positions!)).toEqual(Array.from(alone.positions!));
       }

@@ -54,7 +54,8 @@ const BY_OTHER_POSTINGS = 12; // 1: count the other postings (presence markers, 
 const NEXT_CHUNK = 13; // the next chunk to take
 const TAKEN = 14; // how many chunks the worker took
 const BY_DIMS = 15; // 1: a group with several documents is counted by its param dimensions (CountTask.multi)
-const BOUNDS = 16; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
+const BY_RANK = 16; // with BY_VALUES, 1: the sort keys held are by rank (CountTask.valuesByRank)
+const BOUNDS = 17; // chunk c is words BOUNDS[c] .. BOUNDS[c + 1]
 /** Chunks per task: the most the calling thread waits for is the one the worker is on. */
 export const CHUNKS_PER_TASK = 16;
 const IDLE = 0;
@@ -83,7 +84,7 @@ const planes = new Int32Array(${PLANES});
 const task = {
   ranks: null, fromWord: 0, toWord: 0, postOffsets: null, postings: null, groupOfRank: null, groupOrder: null,
   collapse: false, out: null, stamp: null, valueDim: null, multi: null, planes, paramDims: null, firstParamDim: 0,
-  pick: false, positionOfRank: null, values: null, sign: 1, idRank: null, reps: null, positions: null,
+  pick: false, positionOfRank: null, values: null, valuesByRank: null, sign: 1, idRank: null, reps: null, positions: null,
 };
 function takeMessages() {
   for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
@@ -143,7 +144,9 @@ for (;;) {
   task.firstParamDim = shared.firstParamDim;
   task.pick = pick;
   task.positionOfRank = pick && !byValues ? positionOfRank : null;
-  task.values = byValues ? keys.values : null;
+  const byRank = byValues && control[${BY_RANK}] === 1;
+  task.values = byValues && !byRank ? keys.values : null;
+  task.valuesByRank = byRank ? keys.values : null;
   task.sign = control[${SIGN}];
   task.idRank = byValues ? keys.idRank : null;
   task.reps = pick ? shared.reps : null;
@@ -248,8 +251,11 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   // A pick compares by positions in a kept order or else by the sort keys and ids: the worker
   // reads them in shared memory (keys elsewhere: one thread).
   const inShared = (array: { buffer: ArrayBufferLike } | null): array is { buffer: SharedArrayBuffer } => array !== null && array.buffer instanceof SharedArrayBuffer;
-  const { positionOfRank, values, idRank } = task;
+  const { positionOfRank, idRank } = task;
   const byPosition = task.pick && inShared(positionOfRank);
+  // Keys by rank when the task has them, else by document.
+  const byRank = task.valuesByRank !== null;
+  const values = task.valuesByRank ?? task.values;
   const byValues = task.pick && !byPosition && inShared(values) && inShared(idRank);
   if (task.pick && !byPosition && !byValues) return null;
   if (!loaded(state, INDEX_LOADED, shared.id, { type: 'index', shared })) return null;
@@ -274,6 +280,7 @@ export function startInParallel(task: CountTask, shared: Shared | null, other: O
   control[SIGN] = task.sign;
   control[BY_OTHER_POSTINGS] = other ? 1 : 0;
   control[BY_DIMS] = task.multi ? 1 : 0;
+  control[BY_RANK] = byRank ? 1 : 0;
   Atomics.store(control, STATE, TASK);
   Atomics.notify(control, STATE);
   state.busy = true;

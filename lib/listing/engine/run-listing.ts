@@ -7,7 +7,7 @@ import { MERGE_LISTS_UP_TO, SCAN_OFFERS_FROM, hasValue, undo, matchQuery, locati
 import { comparator, locationKeyed, orderedWalk, sortValues, unfilteredShown } from './order';
 import { SORT_DIRECTLY_BELOW, firstInOrder, firstPositions, locationPage, offerOfDocument, offerSlot, offeredOf, statsOf, walkToPage, pagePrices } from './page';
 import { finishInParallel, otherPostings, sharedFor, startInParallel } from './parallel-count';
-import { EngineResult, SearchHits } from './types';
+import { type Effective, EngineResult, SearchHits } from './types';
 import { PARALLEL_FROM, keep, recall, workOf } from './work';
 
 // The listing engine: one query over one shop's immutable index, synchronously. Filters become
@@ -31,6 +31,13 @@ export function forgetKept(index: ShopIndex): void {
     scratch.written = null;
     scratch.appliedKey = null;
   }
+}
+
+/** The sort keys by rank, when the location prices keep them so (sortValues's `values` are by document). */
+function valuesByRank(sortBy: string, effective: Effective): Float64Array | null {
+  if (sortBy === 'price') return effective.priceByRank ?? null;
+  if (sortBy === 'discount') return effective.discountByRank ?? null;
+  return null;
 }
 
 export function filterNames(query: ListingQuery): string[] {
@@ -91,7 +98,7 @@ export function runListing(
   // When they are not kept, the pass that counts the result also picks each group's representative.
   const pick: Pick | null =
     !shown && collapse
-      ? { values, sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank, positionOfRank: walk?.positionOfRank ?? null, positions: work.positions, reps: work.repSet, count: 0, done: false }
+      ? { values, valuesByRank: valuesByRank(sortBy, effective), sign: query.sortDir === 'asc' ? 1 : -1, idRank: index.idRank, positionOfRank: walk?.positionOfRank ?? null, positions: work.positions, reps: work.repSet, count: 0, done: false }
       : null;
 
   // Facet counts: the dimensions without a selection over the result, each selected one apart

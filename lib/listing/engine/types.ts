@@ -27,7 +27,7 @@ export type EngineResult = {
 
 // Prices by document; with locations asked for, the offers there written over the base prices of
 // `written` (and only those: every other document has its base price).
-export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null; written?: Int32Array };
+export type Effective = { price: Float64Array; oldprice: Float64Array; discount: Float64Array; offerLocation: Int32Array | null; written?: Int32Array; priceByRank?: Float64Array; discountByRank?: Float64Array };
 
 export type FacetCounts = DimCounts & { requests: number };
 
