@@ -24,17 +24,7 @@ export function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out:
   const { postOffsets, postings, groupRank, groupOfRank, groupOrder } = index;
   const work = workOf(index);
   const ranks = work.ranks; // all clear; cleared again as it is read
-  let documents = 0;
-  for (let w = 0; w < set.length; w++) {
-    let bits = set[w];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
-      ranks[rank >>> 5] |= 1 << (rank & 31);
-      documents++;
-    }
-  }
+  const documents = markRanks(set, groupRank, ranks);
   const byDims = out !== null && collapse && work.paramDims && index.paramDims !== null;
   const task: CountTask = {
     ranks,
@@ -68,6 +58,22 @@ export function countPass(index: ShopIndex, set: Bitset, collapse: boolean, out:
     pick.count += picked;
     pick.done = true;
   }
+}
+
+/** Sets in `ranks` the rank of each document of `set` (the order counting visits them in); returns how many. */
+function markRanks(set: Bitset, groupRank: Int32Array, ranks: Uint32Array): number {
+  let documents = 0;
+  for (let w = 0; w < set.length; w++) {
+    let bits = set[w];
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
+      ranks[rank >>> 5] |= 1 << (rank & 31);
+      documents++;
+    }
+  }
+  return documents;
 }
 
 /**
@@ -175,15 +181,7 @@ export function columnOf(index: ShopIndex, dim: number): DimColumn | null {
 function countColumn(index: ShopIndex, set: Bitset, column: DimColumn, from: number, to: number, collapse: boolean, counts: Int32Array): void {
   const { groupRank, groupOfRank } = index;
   const ranks = workOf(index).ranks; // all clear; cleared again as it is read
-  for (let w = 0; w < set.length; w++) {
-    let bits = set[w];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const rank = groupRank[(w << 5) + 31 - Math.clz32(low)];
-      ranks[rank >>> 5] |= 1 << (rank & 31);
-    }
-  }
+  markRanks(set, groupRank, ranks);
   counts.fill(0, from, to);
   // The group being read and the values counted for it (a group's documents have consecutive ranks).
   let group = -1;
