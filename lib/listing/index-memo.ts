@@ -131,12 +131,13 @@ export function memoAfterStockPatch(memo: Memo): Memo {
 }
 
 /**
- * What a rebuild keeps of its previous index's memo: the category links (its tree is the same)
- * and the stored rows of the products it did not read again (`reread`). The facet orders of
- * dimensions it numbers the same are carried by carryFacetOrders, which compares the indexes.
+ * What a new version of a shop's index keeps of its previous one's memo: the stored rows of the
+ * products not changed since (all but `reread`), and the category links when the tree is the same.
+ * The facet orders of dimensions it numbers the same are carried by carryFacetOrders, which
+ * compares the indexes.
  */
-export function carryIntoRebuild(previous: Memo, next: Memo, reread: ReadonlySet<string>): void {
-  for (const [key, links] of previous.links) if (!next.links.has(key)) next.links.set(key, links);
+export function carryIntoRebuild(previous: Memo, next: Memo, reread: ReadonlySet<string>, sameTree: boolean): void {
+  if (sameTree) for (const [key, links] of previous.links) if (!next.links.has(key)) next.links.set(key, links);
   if (previous.storedProducts && !next.storedProducts) next.storedProducts = previous.storedProducts.without(reread);
 }
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyAvailability, applyProducts } from '@/lib/catalog/apply-products';
+import { applyTree } from '@/lib/catalog/apply-tree';
 import { backfillFacets } from '@/lib/catalog/backfill-facets';
 import { createTestDatabase, type TestDatabase } from '@/lib/testing/database';
 import { createTestShop } from '@/lib/testing/factories';
 import { eventually } from '@/lib/testing/receivers';
+import { categoryLinks } from './category-links';
 import { buildIndex, docOf, documentValues, idOf, type ShopIndex } from './indexing';
 import { runListing } from './engine';
 import { dropIndexes, indexFor, loadedIndexes, nextRefreshAt, recentRefreshes, REFRESH_PACE, setIndexBudget, yieldToBuilds } from './index-store';
@@ -209,6 +211,25 @@ it('carries the stored rows of products a rebuild did not read again, and reads 
   expect(after.get('p1')!.data.name).toBe('p1 renamed');
   expect(after.get('p2')).toBe(before.get('p2')); // the same object: kept, not read again
   expect(next.reread).toBeNull(); // let go once carried
+});
+
+it('carries the stored rows of unchanged products into a full build after the tree changed, and reads the changed ones anew', async () => {
+  const sql = database.ctx.sql;
+  const shopId = await shopWith(30);
+  const first = await indexFor(sql, shopId);
+  const before = await storedProducts(sql, first, ['p1', 'p2']);
+  categoryLinks(first, { recommended_by: 'listing' }); // as a listing makes them: they name the tree's URLs
+  expect(first.memo.links.size).toBe(1);
+  await sql.begin(async (tx) => {
+    await applyTree(tx, shopId, 'categories', 'upsert', [{ id: 'c1', name: 'A category' }]);
+    await applyProducts(tx, shopId, 'put', [{ ...item('p1', 2), name: 'p1 renamed' }]);
+  });
+  const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
+  expect(next.buildSteps).not.toMatch(/changed products read/); // a full build: the tree changed
+  const after = await storedProducts(sql, next, ['p1', 'p2']);
+  expect(after.get('p1')!.data.name).toBe('p1 renamed');
+  expect(after.get('p2')).toBe(before.get('p2')); // kept, not read again
+  expect(next.memo.links.size).toBe(0); // the links of the old tree stay behind
 });
 
 it('carries the facet orders of dimensions whose values a rebuild numbers the same, and answers as with orders made anew', async () => {

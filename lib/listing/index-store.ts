@@ -139,7 +139,7 @@ function startRefresh(shopId: string, entry: Entry): void {
   entry.building = (async () => {
     // Availability alone: patched; products changed: rebuilt from the previous index and the
     // changed rows; trees changed (or most products): built from scratch.
-    const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId));
+    const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId, previous ?? undefined));
     if (previous) carryMemo(previous, next);
     await warm(next);
     return next;
@@ -199,10 +199,10 @@ async function patchedAvailability(sql: Sql, index: ShopIndex): Promise<ShopInde
   });
 }
 
-/** What a rebuild keeps of its previous index's memo (carryIntoRebuild). */
+/** What a new version keeps of its previous index's memo (carryIntoRebuild). */
 function carryMemo(previous: ShopIndex, next: ShopIndex): void {
   if (!next.reread) return;
-  carryIntoRebuild(previous.memo, next.memo, next.reread);
+  carryIntoRebuild(previous.memo, next.memo, next.reread, previous.treeFingerprint === next.treeFingerprint);
   carryFacetOrders(previous, next);
   next.reread = null;
 }

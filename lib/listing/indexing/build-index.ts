@@ -5,13 +5,14 @@ import { catalogState, drain, loadTree, PRODUCT_FIELD_COUNT, productsCopy } from
 import type { ShopIndex } from './shop-index';
 
 /**
- * Reads a shop's catalog in one snapshot and builds its index. Rows are read in the table's order
+ * Reads a shop's catalog in one snapshot and builds its index (`after`: the shop's index this one
+ * replaces, whose kept rows of unchanged products then carry over: `reread`). Rows are read in the table's order
  * as PostgreSQL sends them (no sort of wide rows there); documents are numbered by price here.
  * Rows are handled as each network chunk arrives, so queries on the previous index keep being
  * answered between chunks.
  */
-export async function buildIndex(sql: Sql, shopId: string): Promise<ShopIndex> {
-  return (await build(sql, shopId, null))!;
+export async function buildIndex(sql: Sql, shopId: string, after?: ShopIndex): Promise<ShopIndex> {
+  return (await build(sql, shopId, null, after))!;
 }
 
 /**
@@ -23,9 +24,12 @@ export async function rebuildIndex(sql: Sql, previous: ShopIndex): Promise<ShopI
   return previous.replay ? build(sql, previous.shopId, previous) : null;
 }
 
-async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Promise<ShopIndex | null> {
+async function build(sql: Sql, shopId: string, previous: ShopIndex | null, after?: ShopIndex): Promise<ShopIndex | null> {
   const started = performance.now();
-  return sql.begin('isolation level repeatable read read only', async (tx) => {
+  // The snapshot is read, then committed: the layout and sorts that finish the index need no
+  // connection (holding one through them, 20 shops refreshing took the serving pool's connections
+  // from the listings' queries for seconds at a time).
+  const read = await sql.begin('isolation level repeatable read read only', async (tx) => {
     // One PostgreSQL process: parallel workers would take the core this process decodes on. A
     // rebuild's join with product_state hashes the shop's states: in memory (the default work_mem
     // spilled a whole catalog's to disk in two batches, ~1 s at 1,000,000 products).
@@ -48,7 +52,13 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     const tree = await loadTree(tx as unknown as Sql, shopId);
     const dictionary = await tx<{ token: string }[]>`select token from facet_tokens where shop_id = ${shopId} order by number`;
     const builder = new IndexBuilder(shopId, tree.categoryRows, tree.locationRows, dictionary.map((row) => row.token));
-    const reread = previous ? new Set(changed.map((row) => row.id)) : null;
+    // Of the rows kept for `after`'s cards (a few thousand at most), those changed since.
+    const kept = after?.memo.storedProducts ? [...after.memo.storedProducts.rows.keys()] : null;
+    if (after && kept) {
+      changed = await tx<{ id: string }[]>`
+        select product_id as id from product_state where shop_id = ${shopId} and product_id = any(${kept}) and data_version > ${after.version}`;
+    }
+    const reread = previous || kept ? new Set(changed.map((row) => row.id)) : null;
     if (previous) await builder.replay(previous, previous.replay!, reread!, new Map(stock.map((row) => [row.id, row.available])));
     // A full build takes every product to be as most are and lists the others: joining the
     // states kept the first row back while PostgreSQL hashed all of them (~1 s of a
@@ -68,6 +78,11 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     const reader = new BinaryCopyReader(PRODUCT_FIELD_COUNT, (row) => builder.add(row));
     await drain(await tx.unsafe(productsCopy(shopId, assumed, since)).readable(), (chunk) => reader.push(chunk));
     reader.finish();
+    return { builder, state, changed, reread, replayed };
+  });
+  if (!read) return null;
+  const { builder, state, changed, reread, replayed } = read;
+  {
     const productsRead = performance.now();
     const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
     index.reread = reread;
@@ -76,5 +91,5 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null): Prom
     const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
     index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, then ${seconds(performance.now() - productsRead)}: ${index.buildSteps}`;
     return index;
-  });
+  }
 }
