@@ -49,7 +49,7 @@ async function main() {
   const settings = readSettings();
   const dev = process.argv.includes('--dev');
   if (!dev) ensureBuild(root, log);
-  const runtime = await boot({ maintenance: settings.workers });
+  const runtime = await boot({ maintenance: settings.workers, poolSize: settings.databasePoolSize });
   // Large request bodies (imports) are checked off this thread, which also applies imports.
   startScanThread();
   // The job workers (imports applied, webhooks, emails) on a thread of their own: their work does

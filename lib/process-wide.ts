@@ -15,6 +15,7 @@ const PIECES = {
   'known-states': "each shop's product states as the applier last stored them (lib/imports/pipeline/known-states.ts)",
   'admin-trees': "the admin app's category and location trees with counts, per catalog version (lib/catalog/browse-trees.ts)",
   'listing-indexes': 'one listing index per shop, its refreshes and memory budget (lib/listing/index-store.ts)',
+  'storefront-collections': 'collections as storefront reads last read them, briefly (lib/collections/manage-collections.ts)',
   'listing-in-flight': 'listing and collection reads being answered (lib/listing/in-flight.ts)',
   'layout-worker': "the thread that lays out a listing index's columns (lib/listing/indexing/layout-worker.ts)",
   'counting-worker': 'the second thread counting facets of large sets (lib/listing/engine/parallel-count.ts)',

@@ -9,7 +9,7 @@ import { storefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_COLLECTION_TEMPLATE, renderTemplateOr } from '@/lib/storefront/templates';
-import { getCollection } from './manage-collections';
+import { storefrontCollection } from './manage-collections';
 import { selectCollection } from './select-products';
 
 // GET /collection/:id (spec 4.6, 2.9; CONTRACT §6).
@@ -26,7 +26,7 @@ async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Pr
   if (!/^[1-9]\d{0,9}$/.test(request.id) || Number(request.id) > 2147483647) throw new AppError('VALIDATION', `Collection id must be a positive integer, got "${request.id}"`);
   const id = Number(request.id);
   const shop = await storefrontShop(ctx.sql, shopId);
-  const collection = await getCollection(ctx, shop.id, id);
+  const collection = await storefrontCollection(ctx, shop.id, id);
   setIndexBudget(ctx.settings.listing.memoryBytes);
   const index = await indexFor(ctx.sql, shop.id);
   const location = request.params.get('location')?.trim() || null;

@@ -45,6 +45,19 @@ it('drops the least recently used index above the memory budget and builds it ag
   expect(loadedIndexes().map((i) => i.shopId).sort()).toEqual([a, b].sort());
 });
 
+it('weighs the budget again after refreshes, at most once a second and never skipping the last', async () => {
+  const sql = database.ctx.sql;
+  const [a, b] = [await shopWith(50), await shopWith(60)];
+  await indexFor(sql, a);
+  const before = await indexFor(sql, b); // a first build weighs the budget at once
+  setIndexBudget(1);
+  await sql.begin((tx) => applyProducts(tx, b, 'put', [item('p1', 5)]));
+  // The refresh comes within a second of the last check: its check waits, and still drops `a`.
+  await eventually(() => Promise.resolve(loadedIndexes().map((i) => i.shopId)), (ids) => !ids.includes(a), 5_000);
+  expect((await indexFor(sql, b)).version).toBeGreaterThan(before.version);
+  setIndexBudget(1024 * 1024 * 1024);
+});
+
 it('keeps answering from the current index while the next one is built, then swaps it in', async () => {
   const sql = database.ctx.sql;
   const shopId = await shopWith(20);

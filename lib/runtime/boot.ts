@@ -30,9 +30,10 @@ async function loadSealKey(sql: Sql, fromEnv: string | undefined): Promise<Buffe
  * Connects to PostgreSQL (embedded when DATABASE_URL is unset), runs migrations, starts pg-boss
  * and publishes the context. `maintenance` lets this process run pg-boss's supervision;
  * `shortLived` (the CLI) leaves an embedded cluster it started running for a process that
- * joined it meanwhile, and leaves the queues' settings to the server and workers.
+ * joined it meanwhile, and leaves the queues' settings to the server and workers. `poolSize`:
+ * the connections of its pool (10 unless given; the web process's is DATABASE_POOL_SIZE).
  */
-export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean; applicationName?: string }): Promise<Runtime> {
+export async function boot(options: { maintenance: boolean; settings?: Settings; shortLived?: boolean; applicationName?: string; poolSize?: number }): Promise<Runtime> {
   const settings = options.settings ?? readSettings();
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.databaseUrl;
@@ -46,7 +47,7 @@ export async function boot(options: { maintenance: boolean; settings?: Settings;
   let database: Database | undefined;
   let boss: PgBoss | undefined;
   try {
-    database = connectDatabase(url, { applicationName: options.applicationName });
+    database = connectDatabase(url, { applicationName: options.applicationName, max: options.poolSize });
     await runMigrations(database, log);
     const sealKey = await loadSealKey(database.sql, settings.secretKey);
     boss = new PgBoss({

@@ -45,6 +45,9 @@ export function readSettings() {
     port: int('PORT', 3000),
     host: process.env.HOST || '0.0.0.0',
     databaseUrl: process.env.DATABASE_URL || undefined,
+    // The serving process's connections: each storefront read's queries hold one until the event
+    // loop takes their answer (docs/decisions.md, session 43).
+    databasePoolSize: int('DATABASE_POOL_SIZE', 20),
     dataDir: path.resolve(process.env.DATA_DIR || '.data'),
     workers: process.env.WORKERS !== 'off',
     limits: {

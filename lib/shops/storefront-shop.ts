@@ -20,6 +20,8 @@ export type StorefrontShop = {
 
 const STOREFRONT_SHOP_TTL_MS = 2_000;
 const remembered = new Map<string, { shop: StorefrontShop | null; until: number }>();
+// Reads of a shop under way: the requests that find its answer expired together share one.
+const reading = new Map<string, Promise<StorefrontShop | null>>();
 
 /** The shop, or 400 `Shop not found` (spec §7). */
 export async function storefrontShop(sql: Sql, shopId: string): Promise<StorefrontShop> {
@@ -28,17 +30,26 @@ export async function storefrontShop(sql: Sql, shopId: string): Promise<Storefro
   const now = Date.now();
   let known = remembered.get(shopId);
   if (!known || known.until < now) {
-    const stale = known;
-    const [row] = await sql<StorefrontShop[]>`
-      select id, name, currency, currency_symbol as "currencySymbol", thousands_separator as "thousandsSeparator",
-             decimal_separator as "decimalSeparator", decimals, listing_extended_default as "listingExtendedDefault",
-             listing_template as "listingTemplate", collection_template as "collectionTemplate"
-        from shops where id = ${shopId}`.catch((error: unknown) => {
-      // While the database is away, listings go on from the indexes in memory: the shop as last seen will do.
-      if (stale?.shop && isDatabaseUnavailable(error)) return [stale.shop];
-      throw error;
-    });
-    known = { shop: row ?? null, until: now + STOREFRONT_SHOP_TTL_MS };
+    let read = reading.get(shopId);
+    if (!read) {
+      const stale = known;
+      read = sql<StorefrontShop[]>`
+        select id, name, currency, currency_symbol as "currencySymbol", thousands_separator as "thousandsSeparator",
+               decimal_separator as "decimalSeparator", decimals, listing_extended_default as "listingExtendedDefault",
+               listing_template as "listingTemplate", collection_template as "collectionTemplate"
+          from shops where id = ${shopId}`.then(
+        ([row]) => row ?? null,
+        (error: unknown) => {
+          // While the database is away, listings go on from the indexes in memory: the shop as last seen will do.
+          if (stale?.shop && isDatabaseUnavailable(error)) return stale.shop;
+          throw error;
+        },
+      );
+      const settled = read.finally(() => reading.delete(shopId));
+      settled.catch(() => undefined);
+      reading.set(shopId, read);
+    }
+    known = { shop: await read, until: now + STOREFRONT_SHOP_TTL_MS };
     remembered.set(shopId, known);
     if (remembered.size > 10_000) remembered.delete(remembered.keys().next().value!);
   }
