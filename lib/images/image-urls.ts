@@ -54,11 +54,6 @@ export function readImageKey(key: Buffer, value: string, nowMs: number): ImageLi
   return link.expires * 1000 <= nowMs ? 'expired' : link;
 }
 
-/** The service path of one resized image: `/images/<size>/<key>`. */
-export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink): string {
-  return `/images/${size}/${imageKey(key, link)}`;
-}
-
 // Keys made lately, by signing key and what they name: a storefront shows the same pictures again
 // and again, and an HMAC per card still took ~4 % of the serving thread under the soak's load. A
 // key names its expiry, so a kept one is the key that would be made now. ~300 bytes each.
@@ -77,6 +72,11 @@ function keptImageKey(key: Buffer, link: ImageLink): string {
     kept.set(name, signed);
   }
   return signed;
+}
+
+/** The service path of one resized image: `/images/<size>/<key>`. */
+export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink): string {
+  return `/images/${size}/${keptImageKey(key, link)}`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { storedOffers } from '@/lib/catalog/stored-offers';
 import type { AppContext } from '@/lib/runtime/context';
 import { storefrontShop } from '@/lib/shops/storefront-shop';
-import { productCard, type CardContext } from '@/lib/storefront/product-card';
+import { productCard, templateCard, type CardContext } from '@/lib/storefront/product-card';
 import { priceFormat } from '@/lib/storefront/prices';
-import { DEFAULT_LISTING_TEMPLATE, renderTemplateKept } from '@/lib/storefront/templates';
+import { DEFAULT_LISTING_TEMPLATE, isDefaultListingTemplate, renderTemplateKept } from '@/lib/storefront/templates';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type ShopIndex } from './indexing';
 import type { FacetBlocks } from './index-memo';
 import { runListing, type EngineResult } from './engine';
@@ -185,12 +185,17 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
     categoryLink: categoryLinks(index, LISTING_TRACKING),
     maxSalesRate: index.maxSalesRate,
   };
+  const extended = query.extended ?? shop.listingExtendedDefault;
+  const template = shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE;
+  // Without `extended`, the cards are shown only through the template: the default one needs
+  // only a few of their fields (templateCard).
+  const card = extended || !isDefaultListingTemplate(template) ? productCard : templateCard;
   const cards = pageIds.flatMap((id, i) => {
     const product = stored.get(id);
     if (!product) return []; // removed since this index version
     const location = result.pageLocation[i] >= 0 ? index.locations[result.pageLocation[i]].id : null;
     return [
-      productCard(cardContext, product, {
+      card(cardContext, product, {
         price: result.pagePrice[i],
         oldprice: Number.isNaN(result.pageOldprice[i]) ? null : result.pageOldprice[i],
         discount: result.pageDiscount[i],
@@ -200,15 +205,15 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
   });
 
   const blocks = facetBlocks(index, query, result, cardContext.categoryLink);
-  const extended = query.extended ?? shop.listingExtendedDefault;
   const stats = result.stats;
-  // Written as text: the cards' JSON is the answer's `products` and says what `html` shows.
-  const cardsJson = JSON.stringify(cards);
+  // Written as text, when asked for: the cards' JSON is the answer's `products` and says what `html` shows.
+  let cardsJson: string | undefined;
+  const cardsText = () => (cardsJson ??= JSON.stringify(cards));
   const html = renderTemplateKept(
-    shop.listingTemplate ?? DEFAULT_LISTING_TEMPLATE,
+    template,
     DEFAULT_LISTING_TEMPLATE,
     () => ({ products: cards, products_total: result.total, shop: { name: shop.name } }),
-    `${result.total}:${shop.name.length}:${shop.name}${cardsJson}`,
+    () => `${result.total}:${shop.name.length}:${shop.name}${cardsText()}`,
   );
   const head = {
     html,
@@ -218,7 +223,7 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
     price_ranges: stats ? stats.ranges : [],
     price_median: stats ? stats.median : 0,
   };
-  const products = extended ? cardsJson : JSON.stringify(cards.map((card) => card.id));
+  const products = extended ? cardsText() : JSON.stringify(cards.map((shown) => shown.id));
   const locations = result.locations.map((number) => {
     const location = index.locations[number];
     return { id: location.id, name: location.name, type: location.type ?? '' };

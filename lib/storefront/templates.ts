@@ -140,6 +140,11 @@ const NATIVE_DEFAULTS = new Map<string, (data: Record<string, unknown>) => strin
   [DEFAULT_COLLECTION_TEMPLATE, defaultCollection],
 ]);
 
+/** Whether `source` is the default listing template, which reads only a card's TemplateCard fields. */
+export function isDefaultListingTemplate(source: string): boolean {
+  return source === DEFAULT_LISTING_TEMPLATE;
+}
+
 // One log line per failing template a minute: a storefront may read it many times a second.
 const loggedFailures = new Map<string, number>();
 
@@ -169,11 +174,11 @@ const renderings = new Map<string, { html: string; at: number }>();
  * page again gets the html rendered before (up to 64 kept, each for at most a minute, so a
  * template that shows the time stays within a minute of it).
  */
-export function renderTemplateKept(source: string, fallback: string, data: () => Record<string, unknown>, dataKey: string): string {
+export function renderTemplateKept(source: string, fallback: string, data: () => Record<string, unknown>, dataKey: () => string): string {
   // A default template renders faster than the page's JSON hashes.
   if (NATIVE_DEFAULTS.has(source)) return renderTemplate(source, data());
   // Kept by a digest: the template and the page's JSON can be large.
-  const key = crypto.createHash('sha256').update(source).update('\u0000').update(dataKey).digest('base64');
+  const key = crypto.createHash('sha256').update(source).update('\u0000').update(dataKey()).digest('base64');
   const now = Date.now();
   const kept = renderings.get(key);
   if (kept && now - kept.at < KEPT_MS) return kept.html;
