@@ -54,29 +54,9 @@ export function readImageKey(key: Buffer, value: string, nowMs: number): ImageLi
   return link.expires * 1000 <= nowMs ? 'expired' : link;
 }
 
-// Keys made lately, by signing key and what they name: a storefront shows the same pictures again
-// and again, and an HMAC per card still took ~4 % of the serving thread under the soak's load. A
-// key names its expiry, so a kept one is the key that would be made now. ~300 bytes each.
-const KEPT_KEYS = 20_000;
-const keptKeys = new WeakMap<Buffer, Map<string, string>>();
-
-/** imageKey, kept for the next card that shows the same picture. */
-function keptImageKey(key: Buffer, link: ImageLink): string {
-  let kept = keptKeys.get(key);
-  if (!kept) keptKeys.set(key, (kept = new Map()));
-  const name = `${link.shopId}\n${link.expires}\n${link.url}`;
-  let signed = kept.get(name);
-  if (signed === undefined) {
-    signed = imageKey(key, link);
-    if (kept.size >= KEPT_KEYS) kept.delete(kept.keys().next().value!);
-    kept.set(name, signed);
-  }
-  return signed;
-}
-
 /** The service path of one resized image: `/images/<size>/<key>`. */
 export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink): string {
-  return `/images/${size}/${keptImageKey(key, link)}`;
+  return `/images/${size}/${imageKey(key, link)}`;
 }
 
 /**
@@ -84,7 +64,7 @@ export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink):
  * shows all eight, and signing each took 7 % of the serving thread under a storefront's load).
  */
 export function resizedImagePaths(key: Buffer, link: ImageLink): Record<ImageSize, string> {
-  const signed = keptImageKey(key, link);
+  const signed = imageKey(key, link);
   const paths = {} as Record<ImageSize, string>;
   for (const size of IMAGE_SIZES) paths[size] = `/images/${size}/${signed}`;
   return paths;

@@ -14,7 +14,7 @@ import { withReadSlot } from './in-flight';
 import { objectJson, plainKeys } from './object-json';
 import { parseListingQuery, type ListingQuery } from './query';
 import { searchDocuments } from './search';
-import { storedProducts } from './stored-products';
+import { storedProducts, type KeptProduct } from './stored-products';
 import { metrics, shopSizeBucket } from '@/lib/runtime/metrics';
 
 // GET/POST /products: parse, answer from the shop's index, fetch the page's products, shape the
@@ -141,14 +141,11 @@ function valuesJson(index: ShopIndex, counts: Int32Array, dim: number, values: C
   return `${out}}`;
 }
 
-async function offerStock(ctx: AppContext, shopId: string, pairs: { id: string; location: string }[]): Promise<Map<string, number | null>> {
-  if (pairs.length === 0) return new Map();
-  const rows = await ctx.sql<{ id: string; offers: string | null }[]>`
-    select id, offers from products where shop_id = ${shopId} and id = any(${pairs.map((p) => p.id)}::text[])`;
-  const offers = new Map(rows.map((row) => [row.id, storedOffers(row.offers)]));
+/** The stock of each page product at the location that priced it, from the offers stored with it. */
+function offerStock(stored: Map<string, KeptProduct>, pairs: { id: string; location: string }[]): Map<string, number | null> {
   const stock = new Map<string, number | null>();
   for (const { id, location } of pairs) {
-    const offer = offers.get(id)?.find(([at]) => at === location);
+    const offer = storedOffers(stored.get(id)?.offers ?? null).find(([at]) => at === location);
     if (offer) stock.set(`${id}\u0000${location}`, offer[4]);
   }
   return stock;
@@ -174,7 +171,8 @@ async function listingAnswer(ctx: AppContext, request: ListingRequest): Promise<
 
   const pageIds = Array.from(result.page, (doc) => idOf(index, doc));
   const located = pageIds.flatMap((id, i) => (result.pageLocation[i] >= 0 ? [{ id, location: index.locations[result.pageLocation[i]].id }] : []));
-  const [stored, stock] = await Promise.all([storedProducts(ctx.sql, index, pageIds), offerStock(ctx, shop.id, located)]);
+  const stored = await storedProducts(ctx.sql, index, pageIds);
+  const stock = offerStock(stored, located);
   const cardContext: CardContext = {
     format: priceFormat(shop),
     sealKey: ctx.sealKey,

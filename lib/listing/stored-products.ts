@@ -2,6 +2,9 @@ import type { Sql } from 'postgres';
 import type { StoredProduct } from '@/lib/storefront/product-card';
 import type { ShopIndex } from './indexing';
 
+/** A stored product with its location offers as stored (`products.offers`, JSON text or null): a page at a location shows their stock. */
+export type KeptProduct = StoredProduct & { offers: string | null };
+
 // The stored products a page shows (listing and collections), kept with the index version that
 // chose them: the same pages are asked for again and again, and reading and parsing twenty
 // products' `data` cost about as much as the rest of a listing answer. A new catalog version is a
@@ -19,14 +22,14 @@ const HEAP_PER_CHARACTER = 3;
 
 /** The kept rows and a rough figure of the memory they hold, which the memory budget reads. */
 export class KeptProducts {
-  readonly rows = new Map<string, { product: StoredProduct; bytes: number }>();
+  readonly rows = new Map<string, { product: KeptProduct; bytes: number }>();
   private bytes = 0;
 
   estimatedBytes(): number {
     return this.bytes;
   }
 
-  get(id: string): StoredProduct | undefined {
+  get(id: string): KeptProduct | undefined {
     const kept = this.rows.get(id);
     if (!kept) return undefined;
     this.rows.delete(id); // most recently shown last
@@ -45,7 +48,7 @@ export class KeptProducts {
     return copy;
   }
 
-  add(product: StoredProduct, bytes: number): void {
+  add(product: KeptProduct, bytes: number): void {
     this.rows.set(product.id, { product, bytes });
     this.bytes += bytes;
     while (this.rows.size > KEPT_PRODUCTS) {
@@ -57,9 +60,9 @@ export class KeptProducts {
 }
 
 /** The products of `ids` that exist, by id (a product missing was removed since this index version). */
-export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]): Promise<Map<string, StoredProduct>> {
+export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]): Promise<Map<string, KeptProduct>> {
   const kept = (index.memo.storedProducts ??= new KeptProducts());
-  const found = new Map<string, StoredProduct>();
+  const found = new Map<string, KeptProduct>();
   const missing: string[] = [];
   for (const id of ids) {
     const product = kept.get(id);
@@ -68,12 +71,12 @@ export async function storedProducts(sql: Sql, index: ShopIndex, ids: string[]):
   }
   if (missing.length > 0) {
     // `data` is JSON text: its length gives the size the kept product is counted at.
-    const rows = await sql<{ id: string; data: string; sales_rate: number }[]>`
-      select id, data, sales_rate from products where shop_id = ${index.shopId} and id = any(${missing})`;
+    const rows = await sql<{ id: string; data: string; sales_rate: number; offers: string | null }[]>`
+      select id, data, sales_rate, offers from products where shop_id = ${index.shopId} and id = any(${missing})`;
     for (const row of rows) {
-      const product: StoredProduct = { id: row.id, data: JSON.parse(row.data) as Record<string, unknown>, sales_rate: row.sales_rate };
+      const product: KeptProduct = { id: row.id, data: JSON.parse(row.data) as Record<string, unknown>, sales_rate: row.sales_rate, offers: row.offers };
       found.set(row.id, product);
-      kept.add(product, HEAP_PER_CHARACTER * row.data.length + 200);
+      kept.add(product, HEAP_PER_CHARACTER * row.data.length + 2 * (row.offers?.length ?? 0) + 200);
     }
   }
   return found;

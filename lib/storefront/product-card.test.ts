@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { imageSigningKey, linkExpiry, readImageKey } from '@/lib/images/image-urls';
 import type { StorefrontShop } from '@/lib/shops/storefront-shop';
 import { productCard, templateCard, type CardContext, type Shown, type StoredProduct } from './product-card';
 import { priceFormat } from './prices';
@@ -58,4 +59,29 @@ it('adds the tracking parameters to a product link the same way when the link wa
   expect(templateCard(context, row, { price: 1, oldprice: null, discount: 0, stockQuantity: null }).url).toBe(first);
   // Other parameters, another link: kept apart.
   expect(productCard({ ...context, tracking: { recommended_by: 'collection' } }, row, { price: 1, oldprice: null, discount: 0, stockQuantity: null }).url).toBe('https://s.example/p/1?ref=feed&recommended_by=collection#top');
+});
+
+it("signs a product's picture again when the link window, the shop or the key changes, not otherwise", () => {
+  const row: StoredProduct = { id: 'p1', data: { url: 'https://s.example/p/1', picture: 'https://cdn.example/1.jpg' }, sales_rate: 0 };
+  const price = { price: 1, oldprice: null, discount: 0, stockQuantity: null };
+  const keyOf = (ctx: CardContext) => productCard(ctx, row, price).image_url_resized['520'].split('/').pop()!;
+  const now = Date.UTC(2026, 10, 28);
+  vi.useFakeTimers({ now, toFake: ['Date'] });
+  try {
+    const first = keyOf(context);
+    expect(keyOf(context)).toBe(first);
+    expect(templateCard(context, row, price).image_url_resized['220']).toBe(`https://vitrine.example/images/220/${first}`);
+    const check = (ctx: CardContext, key: string) => readImageKey(imageSigningKey(ctx.sealKey), key, Date.now());
+    expect(check(context, first)).toEqual({ shopId: context.shopId, url: 'https://cdn.example/1.jpg', expires: linkExpiry(now) });
+    const otherShop = { ...context, shopId: 'fedcba9876543210fedcba9876543210' };
+    expect(check(otherShop, keyOf(otherShop))).toMatchObject({ shopId: otherShop.shopId });
+    const otherKey = { ...context, sealKey: crypto.randomBytes(32) };
+    expect(check(otherKey, keyOf(otherKey))).toMatchObject({ shopId: context.shopId });
+    vi.setSystemTime(now + 31 * 86_400_000);
+    const later = keyOf(context);
+    expect(later).not.toBe(first);
+    expect(check(context, later)).toEqual({ shopId: context.shopId, url: 'https://cdn.example/1.jpg', expires: linkExpiry(Date.now()) });
+  } finally {
+    vi.useRealTimers();
+  }
 });

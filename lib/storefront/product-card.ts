@@ -1,4 +1,4 @@
-import { IMAGE_SIZES, imageSigningKey, linkExpiry, resizedImagePath, resizedImagePaths } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageKey, imageSigningKey, linkExpiry } from '@/lib/images/image-urls';
 import type { CategoryNode } from '@/lib/catalog/tree';
 import type { PriceFormat } from './prices';
 import { handleOf, withTracking } from './tracking';
@@ -25,11 +25,42 @@ export type Shown = { price: number; oldprice: number | null; discount: number; 
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
+// What a card makes of its product's links, kept with the product's stored row (lib/listing/
+// stored-products.ts keeps a shop's shown rows): a storefront shows the same products again and
+// again, and signing each picture (an HMAC) and adding the tracking parameters to each link (a URL
+// parse) took ~6 % of the serving thread under the soak's load. A signed key names its shop and
+// expiry, a link its parameters: a kept one is used only while those are the same.
+type Made = { sealKey: Buffer; shopId: string; expires: number; signed: string; tracking: Record<string, string> | null; url: string };
+const made = new WeakMap<object, Made>();
+
+function madeFor(ctx: CardContext, product: StoredProduct): Made {
+  let kept = made.get(product.data);
+  if (!kept) made.set(product.data, (kept = { sealKey: ctx.sealKey, shopId: '', expires: 0, signed: '', tracking: null, url: '' }));
+  return kept;
+}
+
+/** The signed key of the product's picture, as image links name it. */
+function pictureKey(ctx: CardContext, product: StoredProduct, picture: string): string {
+  const kept = madeFor(ctx, product);
+  const expires = linkExpiry(Date.now());
+  if (kept.expires !== expires || kept.shopId !== ctx.shopId || kept.sealKey !== ctx.sealKey) {
+    Object.assign(kept, { sealKey: ctx.sealKey, shopId: ctx.shopId, expires, signed: imageKey(imageSigningKey(ctx.sealKey), { shopId: ctx.shopId, url: picture, expires }) });
+  }
+  return kept.signed;
+}
+
+/** The product's link with the answer's tracking parameters (kept for one parameters object: a listing's is a constant). */
+function trackedUrl(ctx: CardContext, product: StoredProduct): string {
+  const kept = madeFor(ctx, product);
+  if (kept.tracking !== ctx.tracking) Object.assign(kept, { tracking: ctx.tracking, url: withTracking(text(product.data.url), ctx.tracking) });
+  return kept.url;
+}
+
 /** The picture's resized links, every size, and the original. */
-export function imageLinks(ctx: CardContext, picture: string): Record<string, string> {
-  const paths = resizedImagePaths(imageSigningKey(ctx.sealKey), { shopId: ctx.shopId, url: picture, expires: linkExpiry(Date.now()) });
+export function imageLinks(ctx: CardContext, product: StoredProduct, picture: string): Record<string, string> {
+  const signed = pictureKey(ctx, product, picture);
   const links: Record<string, string> = {};
-  for (const size of IMAGE_SIZES) links[size] = `${ctx.origin}${paths[size]}`;
+  for (const size of IMAGE_SIZES) links[size] = `${ctx.origin}/images/${size}/${signed}`;
   links.original = picture;
   return links;
 }
@@ -64,24 +95,6 @@ export function categoryDetails(ctx: CardContext, ids: string[]): CategoryDetail
   });
 }
 
-// Product links with tracking parameters, kept per parameters object (a listing's is one constant)
-// and link: a storefront shows the same products again and again, and parsing each link took
-// ~1.5 % of the serving thread under the soak's load. At most KEPT_LINKS per object (~250 bytes each).
-const KEPT_LINKS = 20_000;
-const trackedLinks = new WeakMap<Record<string, string>, Map<string, string>>();
-
-function trackedUrl(ctx: CardContext, url: string): string {
-  let kept = trackedLinks.get(ctx.tracking);
-  if (!kept) trackedLinks.set(ctx.tracking, (kept = new Map()));
-  let tracked = kept.get(url);
-  if (tracked === undefined) {
-    tracked = withTracking(url, ctx.tracking);
-    if (kept.size >= KEPT_LINKS) kept.delete(kept.keys().next().value!);
-    kept.set(url, tracked);
-  }
-  return tracked;
-}
-
 /**
  * What the default listing template shows of a card (templates.ts), each field as productCard
  * gives it: an answer without `extended` shows its cards only through that template, so the rest
@@ -91,12 +104,11 @@ export function templateCard(ctx: CardContext, product: StoredProduct, shown: Sh
   const data = product.data;
   const picture = text(data.picture);
   const oldprice = shown.oldprice ?? 0;
-  const link = { shopId: ctx.shopId, url: picture, expires: linkExpiry(Date.now()) };
   return {
     id: product.id,
-    url: trackedUrl(ctx, text(data.url)),
+    url: trackedUrl(ctx, product),
     name: text(data.name),
-    image_url_resized: { 220: `${ctx.origin}${resizedImagePath(imageSigningKey(ctx.sealKey), 220, link)}` },
+    image_url_resized: { 220: `${ctx.origin}/images/220/${pictureKey(ctx, product, picture)}` },
     price_formatted: ctx.format.whole(shown.price),
     oldprice: Math.trunc(oldprice),
     oldprice_formatted: oldprice ? ctx.format.whole(oldprice) : '',
@@ -105,7 +117,7 @@ export function templateCard(ctx: CardContext, product: StoredProduct, shown: Sh
 
 export function productCard(ctx: CardContext, product: StoredProduct, shown: Shown) {
   const data = product.data;
-  const url = trackedUrl(ctx, text(data.url));
+  const url = trackedUrl(ctx, product);
   const picture = text(data.picture);
   const categoryIds = Array.isArray(data.categories) ? data.categories.map(String) : [];
   const discount = Math.floor(shown.discount);
@@ -129,7 +141,7 @@ export function productCard(ctx: CardContext, product: StoredProduct, shown: Sho
     picture,
     image_url: picture,
     image_url_handle: handleOf(picture),
-    image_url_resized: imageLinks(ctx, picture),
+    image_url_resized: imageLinks(ctx, product, picture),
     categories: categoryDetails(ctx, categoryIds),
     discount_percent: discount,
     discount,
