@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: ['lib/**/*.int.test.ts', 'db/**/*.int.test.ts', 'workers/**/*.int.test.ts'],
-          // The short soak runs apart (npm run test:soak): it does not finish yet (docs/reliability.md).
+          // The short soak runs on its own, last in npm test (npm run test:soak): it needs the machine.
           exclude: ['lib/testing/soak/**', 'node_modules/**'],
           globalSetup: ['lib/testing/global-setup.ts'],
           testTimeout: 120_000,
