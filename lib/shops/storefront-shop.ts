@@ -45,8 +45,7 @@ export async function storefrontShop(sql: Sql, shopId: string): Promise<Storefro
           throw error;
         },
       );
-      const settled = read.finally(() => reading.delete(shopId));
-      settled.catch(() => undefined);
+      void read.finally(() => reading.delete(shopId)).catch(() => undefined);
       reading.set(shopId, read);
     }
     known = { shop: await read, until: now + STOREFRONT_SHOP_TTL_MS };

@@ -6,8 +6,9 @@ import type { ShopIndex } from './shop-index';
 
 /**
  * Reads a shop's catalog in one snapshot and builds its index (`after`: the shop's index this one
- * replaces, whose kept rows of unchanged products then carry over: `reread`). Rows are read in the table's order
- * as PostgreSQL sends them (no sort of wide rows there); documents are numbered by price here.
+ * replaces, whose kept rows of unchanged products then carry over: `reread`). Rows are read in
+ * the table's order as PostgreSQL sends them (no sort of wide rows there); documents are numbered
+ * by price here.
  * Rows are handled as each network chunk arrives, so queries on the previous index keep being
  * answered between chunks.
  */
@@ -82,14 +83,12 @@ async function build(sql: Sql, shopId: string, previous: ShopIndex | null, after
   });
   if (!read) return null;
   const { builder, state, changed, reread, replayed } = read;
-  {
-    const productsRead = performance.now();
-    const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
-    index.reread = reread;
-    index.buildMs = performance.now() - started;
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
-    index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, then ${seconds(performance.now() - productsRead)}: ${index.buildSteps}`;
-    return index;
-  }
+  const productsRead = performance.now();
+  const index = await builder.finish(state?.version ?? 0, state?.treeFingerprint ?? '');
+  index.reread = reread;
+  index.buildMs = performance.now() - started;
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const replay = previous ? `${changed.length} changed products read, the rest replayed in ${seconds(replayed - started)}, ` : '';
+  index.buildSteps = `${replay}products ${seconds(productsRead - replayed)}, then ${seconds(performance.now() - productsRead)}: ${index.buildSteps}`;
+  return index;
 }
