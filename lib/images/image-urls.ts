@@ -56,7 +56,12 @@ export function readImageKey(key: Buffer, value: string, nowMs: number): ImageLi
 
 /** The service path of one resized image: `/images/<size>/<key>`. */
 export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink): string {
-  return `/images/${size}/${imageKey(key, link)}`;
+  return signedImagePath(size, imageKey(key, link));
+}
+
+/** The same, for a key imageKey already made. */
+export function signedImagePath(size: ImageSize, signed: string): string {
+  return `/images/${size}/${signed}`;
 }
 
 /**
@@ -66,6 +71,6 @@ export function resizedImagePath(key: Buffer, size: ImageSize, link: ImageLink):
 export function resizedImagePaths(key: Buffer, link: ImageLink): Record<ImageSize, string> {
   const signed = imageKey(key, link);
   const paths = {} as Record<ImageSize, string>;
-  for (const size of IMAGE_SIZES) paths[size] = `/images/${size}/${signed}`;
+  for (const size of IMAGE_SIZES) paths[size] = signedImagePath(size, signed);
   return paths;
 }

@@ -2,14 +2,14 @@ import type { Sql } from 'postgres';
 import type { StoredProduct } from '@/lib/storefront/product-card';
 import type { ShopIndex } from './indexing';
 
-/** A stored product with its location offers as stored (`products.offers`, JSON text or null): a page at a location shows their stock. */
-export type KeptProduct = StoredProduct & { offers: string | null };
-
 // The stored products a page shows (listing and collections), kept with the index version that
 // chose them: the same pages are asked for again and again, and reading and parsing twenty
 // products' `data` cost about as much as the rest of a listing answer. A new catalog version is a
-// new index, so nothing kept outlives the version it was read for (an availability patch keeps
-// them: it is made only when no product row changed).
+// new index, which takes over the kept rows of the products not changed since (index-store.ts,
+// carryIntoRebuild); an availability patch keeps them all (it is made only when no row changed).
+
+/** A stored product with its location offers as stored (`products.offers`, JSON text or null): a page at a location shows their stock. */
+export type KeptProduct = StoredProduct & { offers: string | null };
 
 /** Products kept per index, the least recently shown dropped first. */
 export const KEPT_PRODUCTS = 4_096;

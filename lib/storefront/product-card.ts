@@ -1,4 +1,4 @@
-import { IMAGE_SIZES, imageKey, imageSigningKey, linkExpiry } from '@/lib/images/image-urls';
+import { IMAGE_SIZES, imageKey, imageSigningKey, linkExpiry, signedImagePath } from '@/lib/images/image-urls';
 import type { CategoryNode } from '@/lib/catalog/tree';
 import type { PriceFormat } from './prices';
 import { handleOf, withTracking } from './tracking';
@@ -60,7 +60,7 @@ function trackedUrl(ctx: CardContext, product: StoredProduct): string {
 export function imageLinks(ctx: CardContext, product: StoredProduct, picture: string): Record<string, string> {
   const signed = pictureKey(ctx, product, picture);
   const links: Record<string, string> = {};
-  for (const size of IMAGE_SIZES) links[size] = `${ctx.origin}/images/${size}/${signed}`;
+  for (const size of IMAGE_SIZES) links[size] = `${ctx.origin}${signedImagePath(size, signed)}`;
   links.original = picture;
   return links;
 }
@@ -108,7 +108,7 @@ export function templateCard(ctx: CardContext, product: StoredProduct, shown: Sh
     id: product.id,
     url: trackedUrl(ctx, product),
     name: text(data.name),
-    image_url_resized: { 220: `${ctx.origin}/images/220/${pictureKey(ctx, product, picture)}` },
+    image_url_resized: { 220: `${ctx.origin}${signedImagePath(220, pictureKey(ctx, product, picture))}` },
     price_formatted: ctx.format.whole(shown.price),
     oldprice: Math.trunc(oldprice),
     oldprice_formatted: oldprice ? ctx.format.whole(oldprice) : '',
