@@ -79,12 +79,20 @@ async function fetchOriginal(url: string, policy: OutboundPolicy): Promise<Buffe
   throw new BadOriginal(`The original image redirects more than ${MAX_REDIRECTS} times`);
 }
 
-/** Writes a cache file; a cache that cannot be written is logged, and the image served all the same. */
-async function keep(file: string, bytes: Buffer): Promise<void> {
+/**
+ * Writes a cache file whole or not at all: written under a name of its own, then renamed, so a
+ * request reading the file meanwhile finds no file rather than its first part (which it would
+ * serve as a cut-off picture, or fail to decode). A cache that cannot be written is logged, and
+ * the image served all the same.
+ */
+export async function keep(file: string, bytes: Buffer): Promise<void> {
+  const partial = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.partial`;
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes);
+    await fs.writeFile(partial, bytes);
+    await fs.rename(partial, file);
   } catch (error) {
+    await fs.rm(partial, { force: true });
     log(`image cache not written: ${error instanceof Error ? error.message : String(error)}`, undefined, 'warn');
   }
 }
