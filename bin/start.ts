@@ -18,6 +18,17 @@ import { registerServingGauges } from '@/lib/observability/serving-gauges';
 import { ignoreBrokenStdio, log, logConsole } from '@/lib/runtime/log';
 import { withRequestContext } from '@/lib/http/request-log';
 import { watchEventLoop } from '@/lib/runtime/loop-watch';
+import { answerDirectly, matchDirectRoute, type DirectRoute } from '@/lib/http/direct-routes';
+import * as collectionRoute from '@/app/collection/[id]/route';
+import * as productsRoute from '@/app/products/route';
+
+// Storefront reads answered by their route handlers without Next.js's request handling (see
+// lib/http/direct-routes.ts). Not in development, where Next.js reloads the routes as they change.
+const DIRECT_ROUTES: DirectRoute[] = [
+  { method: 'GET', path: '/products', handler: productsRoute.GET },
+  { method: 'POST', path: '/products', handler: productsRoute.POST },
+  { method: 'GET', path: '/collection/:id', handler: collectionRoute.GET },
+];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARM_UP_HEADER = 'x-vitrine-warm-up';
@@ -99,7 +110,8 @@ async function main() {
     // Content-Encoding (Next's own compression then leaves the body alone).
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name, value) => setHeader(name.toLowerCase() === ENCODED_BODY_HEADER ? 'Content-Encoding' : name, value);
-    handle(req, res).catch((error: unknown) => {
+    const direct = dev || !settings.directRoutes ? undefined : matchDirectRoute(DIRECT_ROUTES, req.method, path);
+    (direct ? answerDirectly(req, res, direct) : handle(req, res)).catch((error: unknown) => {
       // The framework itself failed: CONTRACT §7's body, the details only in the log, under the
       // request's id.
       log('request failed', { err: error, requestId }, 'error');

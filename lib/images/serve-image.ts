@@ -92,7 +92,7 @@ export async function keep(file: string, bytes: Buffer): Promise<void> {
     await fs.writeFile(partial, bytes);
     await fs.rename(partial, file);
   } catch (error) {
-    await fs.rm(partial, { force: true });
+    await fs.rm(partial, { force: true }).catch(() => undefined);
     log(`image cache not written: ${error instanceof Error ? error.message : String(error)}`, undefined, 'warn');
   }
 }

@@ -50,6 +50,9 @@ export function readSettings() {
     databasePoolSize: int('DATABASE_POOL_SIZE', 20),
     dataDir: path.resolve(process.env.DATA_DIR || '.data'),
     workers: process.env.WORKERS !== 'off',
+    // `off`: listings and collections go through Next.js like every other request, rather than
+    // straight to their route handlers (lib/http/direct-routes.ts); the answers are the same.
+    directRoutes: process.env.DIRECT_ROUTES !== 'off',
     limits: {
       enabled: limitsOn,
       bodyBytes: int('BODY_LIMIT_BYTES', 36_700_160),
