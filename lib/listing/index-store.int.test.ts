@@ -226,9 +226,10 @@ it('carries the stored rows of products a rebuild did not read again, and reads 
   expect(next.reread).toBeNull(); // let go once carried
 });
 
-it('carries the stored rows of unchanged products into a full build after the tree changed, and reads the changed ones anew', async () => {
+it('carries the stored rows of unchanged products into the next version after the tree changed, and reads the changed ones anew', async () => {
   const sql = database.ctx.sql;
-  const shopId = await shopWith(30);
+  // A rebuild (the tree and a product changed), then a full build (most of a large catalog did).
+  const shopId = await shopWith(2100);
   const first = await indexFor(sql, shopId);
   const before = await storedProducts(sql, first, ['p1', 'p2']);
   categoryLinks(first, { recommended_by: 'listing' }); // as a listing makes them: they name the tree's URLs
@@ -238,11 +239,23 @@ it('carries the stored rows of unchanged products into a full build after the tr
     await applyProducts(tx, shopId, 'put', [{ ...item('p1', 2), name: 'p1 renamed' }]);
   });
   const next = await eventually(() => indexFor(sql, shopId), (index) => index.version > first.version, 10_000);
-  expect(next.buildSteps).not.toMatch(/changed products read/); // a full build: the tree changed
+  expect(next.buildSteps).toMatch(/^1 changed products read/);
   const after = await storedProducts(sql, next, ['p1', 'p2']);
   expect(after.get('p1')!.data.name).toBe('p1 renamed');
   expect(after.get('p2')).toBe(before.get('p2')); // kept, not read again
   expect(next.memo.links.size).toBe(0); // the links of the old tree stay behind
+
+  categoryLinks(next, { recommended_by: 'listing' });
+  await sql.begin(async (tx) => {
+    await applyTree(tx, shopId, 'categories', 'upsert', [{ id: 'c1', name: 'Another name' }]);
+    await applyProducts(tx, shopId, 'put', Array.from({ length: 1100 }, (_, i) => ({ ...item(`p${i + 1000}`, 3), name: 'cheaper' })).concat([{ ...item('p1', 2), name: 'p1 again' }]));
+  });
+  const third = await eventually(() => indexFor(sql, shopId), (index) => index.version > next.version, 10_000);
+  expect(third.buildSteps).not.toMatch(/changed products read/); // a full build
+  const kept = await storedProducts(sql, third, ['p1', 'p2']);
+  expect(kept.get('p1')!.data.name).toBe('p1 again');
+  expect(kept.get('p2')).toBe(before.get('p2'));
+  expect(third.memo.links.size).toBe(0);
 });
 
 it('carries the facet orders of dimensions whose values a rebuild numbers the same, and answers as with orders made anew', async () => {

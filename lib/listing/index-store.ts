@@ -139,8 +139,8 @@ function startRefresh(shopId: string, entry: Entry): void {
   const previous = entry.index;
   const started = performance.now();
   entry.building = (async () => {
-    // Availability alone: patched; products changed: rebuilt from the previous index and the
-    // changed rows; trees changed (or most products): built from scratch.
+    // Availability alone (trees unchanged): patched; products or trees changed: rebuilt from the
+    // previous index and the changed rows; most products changed: built from scratch.
     const next = (previous && ((await patchedAvailability(sql, previous)) ?? (await rebuildIndex(sql, previous)))) || (await buildIndex(sql, shopId, previous ?? undefined));
     if (previous) carryMemo(previous, next);
     await warm(next);

@@ -55,10 +55,30 @@ const product = fc.record({
   ),
 });
 
+// Trees change under the products: a category renamed, moved, added or removed (products naming
+// it keep their ids, whose ancestors change), a location renamed, moved, added or removed.
+const treeChange = fc.oneof(
+  fc.record({ kind: fc.constant('categories' as const), mode: fc.constant('upsert' as const), list: fc.constantFrom(
+    [{ id: 'c1', name: 'Wellies', parent: 'c0' }],
+    [{ id: 'c1', name: 'Boots', parent: 'c2' }],
+    [{ id: 'c3', name: 'Caps', parent: null }],
+    [{ id: 'cx', name: 'Late', parent: 'c3' }],
+    [{ id: 'c0', name: 'Footwear', parent: null }, { id: 'c2', name: 'Headwear', parent: 'c0' }],
+  ) }),
+  fc.record({ kind: fc.constant('categories' as const), mode: fc.constant('delete' as const), list: fc.constantFrom(['c1'], ['c3', 'cx']) }),
+  fc.record({ kind: fc.constant('locations' as const), mode: fc.constant('upsert' as const), list: fc.constantFrom(
+    [{ id: 'l2', name: 'Shop', parent: 'l1' }],
+    [{ id: 'l2', name: 'Store', parent: 'l0' }],
+    [{ id: 'lx', name: 'Outlet', parent: 'l1' }],
+  ) }),
+  fc.record({ kind: fc.constant('locations' as const), mode: fc.constant('delete' as const), list: fc.constantFrom(['l2'], ['l1', 'l2'], ['lx']) }),
+);
+
 const change = fc.oneof(
   { weight: 3, arbitrary: fc.record({ put: fc.array(product, { minLength: 1, maxLength: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ patch: fc.uniqueArray(fc.constantFrom('p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p13'), { maxLength: 5 }) }) },
   { weight: 1, arbitrary: fc.record({ delete: fc.uniqueArray(fc.constantFrom('p0', 'p1', 'p6', 'p7'), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ tree: treeChange }) },
 );
 
 const item = (p: Record<string, unknown>) => ({
@@ -112,8 +132,14 @@ function shape(index: ShopIndex) {
     pictures: [...index.brandPicture].map(([value, url]) => `${index.valueKey[value]}:${url}`).sort(),
     // Numbered as first seen (a full build's depends on the table's order too): never shown so.
     dims: index.dims.map((dim) => `${dim.key}:${dim.priority}:${dim.numeric}`).sort(),
-    locations: index.locations.map((node) => node.id),
+    // The tree's locations in its order, then those only offers name, numbered as met (in the
+    // table's order, or the previous index's when replayed): never shown so.
+    locations: [
+      ...index.locations.slice(0, index.knownLocations).map((node) => `${node.id}:${node.name}:${node.path.join('/')}`),
+      ...index.locations.slice(index.knownLocations).map((node) => `${node.id}:${node.name}:${node.path.join('/')}`).sort(),
+    ],
     knownLocations: index.knownLocations,
+    categories: [...index.categories.values()].map((node) => `${node.id}:${node.name}:${node.parent}:${node.path.join('/')}:${node.known}`).sort(),
   };
 }
 
@@ -132,11 +158,12 @@ it('rebuilds after any sequence of imports exactly the index a full build gives'
       for (const step of changes) {
         await sql.begin(async (tx) => {
           if ('put' in step) await applyProducts(tx, shopId, 'put', step.put.map(item));
+          else if ('tree' in step) await applyTree(tx, shopId, step.tree.kind, step.tree.mode, [...step.tree.list]);
           else if ('patch' in step) await applyAvailability(tx, shopId, 'patch', step.patch);
           else await applyAvailability(tx, shopId, 'delete', step.delete);
         });
         const next = await rebuildIndex(sql, previous);
-        expect(next, 'a rebuild without tree changes').not.toBeNull();
+        expect(next, 'a rebuild, trees changed or not').not.toBeNull();
         const full = await buildIndex(sql, shopId);
         expect(next!.version).toBe(full.version);
         expect(shape(next!)).toEqual(shape(full));
@@ -151,7 +178,7 @@ it('rebuilds after any sequence of imports exactly the index a full build gives'
   expect(rebuilt).toBeGreaterThanOrEqual(60);
 });
 
-it('builds from scratch when the trees changed or most of a large catalog did', async () => {
+it('builds from scratch when most of a large catalog changed, and replays when a tree did', async () => {
   const sql = database.ctx.sql;
   const { shop_id: shopId } = await createTestShop(database.ctx);
   const items = Array.from({ length: 2100 }, (_, i) => item({ id: `p${i}`, price: i + 1, categories: ['c1'] }));
@@ -163,11 +190,13 @@ it('builds from scratch when the trees changed or most of a large catalog did', 
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', items.slice(0, 1100).map((i) => ({ ...i, price: 5000 }))));
   expect(await rebuildIndex(sql, first)).toBeNull(); // 1,100 of 2,100 changed
   const second = await buildIndex(sql, shopId);
-  await sql.begin((tx) => applyTree(tx, shopId, 'categories', 'upsert', [{ id: 'c4', name: 'New', parent: 'c0' }]));
-  expect(await rebuildIndex(sql, second)).toBeNull();
-  const third = await buildIndex(sql, shopId);
+  await sql.begin((tx) => applyTree(tx, shopId, 'categories', 'upsert', [{ id: 'c4', name: 'New', parent: 'c0' }, { id: 'c1', name: 'Wellies', parent: 'c2' }]));
+  const third = await rebuildIndex(sql, second);
+  expect(third?.buildSteps).toMatch(/^0 changed products read, the rest replayed/);
+  expect(third!.categories.get('c1')?.name).toBe('Wellies');
+  expect(third!.dims[0].values.has('c2') && !third!.dims[0].values.has('c0')).toBe(true); // c1's ancestors now
   await sql.begin((tx) => applyProducts(tx, shopId, 'put', items.slice(1100, 2000).map((i) => ({ ...i, price: 1 }))));
-  const fourth = await rebuildIndex(sql, third);
+  const fourth = await rebuildIndex(sql, third!);
   expect(fourth?.buildSteps).toMatch(/^900 changed products read, the rest replayed/);
   expect(idOf(fourth!, 0)).toBe('p1100'); // at price 1, first by id
 });
