@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sendImport, waitForImport } from '@/lib/testing/api';
 import { createTestShop, type TestShop } from '@/lib/testing/factories';
 import { serverWithDatabase } from '@/lib/testing/fixtures';
-import { createCollection } from './manage-collections';
+import { createCollection, updateCollection } from './manage-collections';
 
 const fixture = serverWithDatabase();
 let shop: TestShop;
@@ -161,5 +161,27 @@ describe('GET /collection/:id', () => {
     await expect(create({ groups: [{ brands: ['a\u0000'] }] })).rejects.toThrow('rules must not contain NUL characters or half of a UTF-16 surrogate pair');
     await expect(create({ groups: [{ params: { 'Col\ud83d': ['red'] } }] })).rejects.toThrow('rules must not contain NUL characters');
     await expect(create({ groups: [{ limit: 1 }] }, 'a\u0000b')).rejects.toThrow('name must not contain NUL characters');
+  });
+
+  // Runs last: it changes the shop's settings and a product.
+  it('answers anew once the collection, the shop’s settings or the catalog changed (answers are kept per index version)', async () => {
+    const id = await create({ groups: [{ brands: ['beta', 'reader'] }] });
+    const first = await collection(id);
+    expect(first.body.products.map((p: { id: string }) => p.id)).toEqual(['c', 'd']);
+    expect(await collection(id)).toEqual(first);
+    // Changed by another process (the server reads collections and shops again within 2 s).
+    await updateCollection(fixture.database.ctx, shop.shop_id, id, { name: 'Picks', rules: { groups: [{ brands: ['reader'] }] } });
+    await fixture.database.ctx.sql`update shops set currency_symbol = 'EUR ' where id = ${shop.shop_id}`;
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const second = await collection(id);
+    expect(second.body.products.map((p: { id: string; price_full_formatted: string }) => [p.id, p.price_full_formatted])).toEqual([['d', 'EUR 12.50']]);
+    await importAll('POST', 'products', { items: [item({ id: 'd', name: 'Novel', categories: ['c3'], brand: 'Reader', price: 14, locations: [{ location: 'south' }] })] });
+    const deadline = Date.now() + 10_000;
+    let third = await collection(id);
+    while (third.body.products[0].price_full !== 14 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      third = await collection(id);
+    }
+    expect(third.body.products[0]).toMatchObject({ id: 'd', price_full: 14, price_full_formatted: 'EUR 14.00' });
   });
 });

@@ -64,6 +64,9 @@ export class Memo {
   brandHeads: string[] | undefined = undefined;
   /** The answer's facet blocks, encoded, per filter set and limits, least recently used first. */
   facetBlocks: Map<string, FacetBlocks> | undefined = undefined;
+  // Collections (read-collection.ts).
+  /** Collection answers, encoded, per collection, settings and request, least recently used first. */
+  collectionAnswers: Map<string, Uint8Array<ArrayBuffer>> | undefined = undefined;
 }
 
 /**
@@ -111,6 +114,7 @@ export const MEMO_RULES: { [K in keyof Memo]: Rule } = {
   categoryHeads: { acrossStockPatch: true, family: false },
   brandHeads: { acrossStockPatch: true, family: false }, // brand pictures are the build's
   facetBlocks: { acrossStockPatch: false, family: false },
+  collectionAnswers: { acrossStockPatch: false, family: false },
 };
 
 const ENTRIES = Object.keys(MEMO_RULES) as (keyof Memo)[];

@@ -1,6 +1,6 @@
 import { readCollection } from '@/lib/collections/read-collection';
 import { requestOrigin, storefrontParams } from '@/lib/listing/storefront-request';
-import { methodNotAllowed, respond } from '@/lib/http/respond';
+import { jsonChunksResponse, methodNotAllowed, respond } from '@/lib/http/respond';
 import { appContext } from '@/lib/runtime/context';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,7 @@ export function GET(req: Request, { params }: { params: Promise<{ id: string }> 
     const ctx = appContext();
     const query = await storefrontParams(ctx, req);
     const { id } = await params;
-    return Response.json(await readCollection(ctx, { id, params: query, headers: req.headers, origin: requestOrigin(req) }));
+    return jsonChunksResponse([await readCollection(ctx, { id, params: query, headers: req.headers, origin: requestOrigin(req) })], req.headers.get('accept-encoding'));
   });
 }
 
