@@ -3,6 +3,7 @@ import { linkExpiry } from '@/lib/images/image-urls';
 import { idOf } from '@/lib/listing/indexing';
 import { categoryLinks } from '@/lib/listing/category-links';
 import { withReadSlot } from '@/lib/listing/in-flight';
+import { keptUtf8 } from '@/lib/listing/index-memo';
 import { indexFor, setIndexBudget } from '@/lib/listing/index-store';
 import { storedProducts } from '@/lib/listing/stored-products';
 import type { AppContext } from '@/lib/runtime/context';
@@ -103,9 +104,7 @@ async function collectionAnswer(ctx: AppContext, request: CollectionRequest): Pr
     const html = renderTemplateOr(shop.collectionTemplate ?? DEFAULT_COLLECTION_TEMPLATE, DEFAULT_COLLECTION_TEMPLATE, { collection: { id, name: collection.name }, products, shop: { name: shop.name } });
     answer = { status: 'success', payload: { product_collection: { id, name: collection.name, html, products } } };
   }
-  // A buffer of its own (a small one would otherwise hold a slice of Node's shared pool, which
-  // the memory budget does not see).
-  const bytes = new Uint8Array(Buffer.from(JSON.stringify(answer)));
+  const bytes = keptUtf8(JSON.stringify(answer));
   kept.set(key, bytes);
   if (kept.size > KEPT_ANSWERS) kept.delete(kept.keys().next().value!);
   return bytes;

@@ -161,6 +161,15 @@ export function memoBytes(memo: Memo): number {
   return bytes;
 }
 
+/**
+ * A text as UTF-8 to keep in the memo: in a buffer of its own (a small one would otherwise hold a
+ * slice of Node's shared 8 KB pool, which the memory budget does not see).
+ */
+export function keptUtf8(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = Buffer.from(text);
+  return bytes.byteLength === bytes.buffer.byteLength ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}
+
 /** A rough figure for the bytes of a kept value, walked `depth` levels down. */
 export function keptBytes(value: unknown, depth: number): number {
   if (ArrayBuffer.isView(value)) return value.byteLength;

@@ -5,7 +5,7 @@ import { productCard, templateCard, type CardContext } from '@/lib/storefront/pr
 import { priceFormat } from '@/lib/storefront/prices';
 import { DEFAULT_LISTING_TEMPLATE, isDefaultListingTemplate, renderTemplateKept } from '@/lib/storefront/templates';
 import { DIM_BRAND, DIM_CATEGORY, DIM_COLOR, DIM_SIZE, FIRST_PARAM_DIM, idOf, type ShopIndex } from './indexing';
-import type { FacetBlocks } from './index-memo';
+import { keptUtf8, type FacetBlocks } from './index-memo';
 import { runListing, type EngineResult } from './engine';
 import { indexFor, searchIndexFor, setIndexBudget } from './index-store';
 import { categoryLinks } from './category-links';
@@ -308,13 +308,7 @@ function facetBlocks(index: ShopIndex, query: ListingQuery, result: EngineResult
   const { counts } = result;
   const categories = jsonList(counted[DIM_CATEGORY], counts, query.categoryLimit, (value) => categoryHead(index, value, categoryLink));
   const brands = jsonList(counted[DIM_BRAND], counts, query.brandLimit, (value) => brandHead(index, value));
-  // Each block in a buffer of its own (a small one would otherwise hold a slice of Node's shared
-  // 8 KB pool, which the memory budget does not see).
-  const json = (value: unknown) => bytesOf(typeof value === 'string' ? value : JSON.stringify(value));
-  const bytesOf = (text: string) => {
-    const bytes = Buffer.from(text);
-    return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-  };
+  const json = (value: unknown) => keptUtf8(typeof value === 'string' ? value : JSON.stringify(value));
   const blocks = {
     categories: json(categories),
     filters: json(filtersOf(index, query, result, counted)),
