@@ -34,7 +34,37 @@ export type SoakOptions = {
   log?: (line: string) => void;
 };
 
-export type SoakWindow = { at: number; reads: number; p50: number; p95: number; p99: number; writes: number; rssMiB: number };
+/**
+ * A window of the load: reads answered and their latency, writes sent, and the server's memory and
+ * thread as its GET /metrics gave them at the window's end (heap: the JS heap used; external:
+ * buffers and typed arrays, the listing indexes' among them; gc: the share of the window the
+ * collector took; lag: the event loop's p99 delay over the process's life so far).
+ */
+export type SoakWindow = {
+  at: number;
+  reads: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  writes: number;
+  rssMiB: number;
+  heapMiB: number;
+  externalMiB: number;
+  indexMiB: number;
+  gcPercent: number;
+  lagP99Ms: number;
+};
+
+/** The sum of a metric's samples (all label sets) in Prometheus text, or NaN when absent. */
+function metricSum(text: string, name: string): number {
+  let sum = NaN;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || (line[name.length] !== ' ' && line[name.length] !== '{')) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    sum = Number.isNaN(sum) ? value : sum + value;
+  }
+  return sum;
+}
 
 export type SoakReport = {
   seconds: number;
@@ -223,12 +253,33 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
   })();
   const windows: SoakWindow[] = [];
+  const mib = (bytes: number) => Math.round(bytes / 1_048_576);
+  let gcSecondsBefore = metricSum((await request(agent, `${url}/metrics`, 'GET')).body, 'nodejs_gc_duration_seconds_sum');
   const sampler = setInterval(() => {
     const now = Date.now();
     const inWindow = latencies.filter((l) => l.at > now - windowMs).map((l) => l.ms).sort((a, b) => a - b);
-    const window = { at: Math.round((now - started) / 1000), reads: inWindow.length, p50: Math.round(percentile(inWindow, 50)), p95: Math.round(percentile(inWindow, 95)), p99: Math.round(percentile(inWindow, 99)), writes: writesAt.filter((t) => t > now - windowMs).length, rssMiB: rssMiB(options.serverPid) };
-    windows.push(window);
-    log(`soak: ${window.at} s: ${window.reads} reads, p50 ${window.p50} ms, p95 ${window.p95} ms, p99 ${window.p99} ms, ${window.writes} writes, RSS ${window.rssMiB} MiB`);
+    const rss = rssMiB(options.serverPid);
+    void request(agent, `${url}/metrics`, 'GET').then((answer) => {
+      const metrics = answer.status === 200 ? answer.body : '';
+      const gcSeconds = metricSum(metrics, 'nodejs_gc_duration_seconds_sum');
+      const window: SoakWindow = {
+        at: Math.round((now - started) / 1000),
+        reads: inWindow.length,
+        p50: Math.round(percentile(inWindow, 50)),
+        p95: Math.round(percentile(inWindow, 95)),
+        p99: Math.round(percentile(inWindow, 99)),
+        writes: writesAt.filter((t) => t > now - windowMs).length,
+        rssMiB: rss,
+        heapMiB: mib(metricSum(metrics, 'nodejs_heap_size_used_bytes')),
+        externalMiB: mib(metricSum(metrics, 'nodejs_external_memory_bytes')),
+        indexMiB: mib(metricSum(metrics, 'vitrine_listing_index_bytes')),
+        gcPercent: Math.round((100 * (gcSeconds - gcSecondsBefore) * 1000) / windowMs),
+        lagP99Ms: Math.round(metricSum(metrics, 'nodejs_eventloop_lag_p99_seconds') * 1000),
+      };
+      gcSecondsBefore = gcSeconds;
+      windows.push(window);
+      log(`soak: ${window.at} s: ${window.reads} reads, p50 ${window.p50} ms, p95 ${window.p95} ms, p99 ${window.p99} ms, ${window.writes} writes, RSS ${window.rssMiB} MiB (heap ${window.heapMiB}, external ${window.externalMiB}, indexes ${window.indexMiB}), GC ${window.gcPercent} %`);
+    });
   }, windowMs);
   await Promise.all([reader, burster, ...shops.map((shop, i) => writer(shop, 1000 + i))]);
   clearInterval(sampler);
@@ -300,8 +351,8 @@ export function formatSoakReport(report: SoakReport): string {
   const lines = [`soak of ${report.seconds} s on ${report.shops.length} shops (${report.shops.map((s) => s.products).join(', ')} products)`, ''];
   for (const [kind, statuses] of Object.entries(report.requests)) lines.push(`  ${kind}: ${Object.entries(statuses).map(([s, n]) => `${n}×${s}`).join(', ')}`);
   lines.push('', `listing latency: p50 ${report.listing.p50} ms, p95 ${report.listing.p95} ms, p99 ${report.listing.p99} ms; reads skipped (256 in flight): ${report.readsSkipped}`);
-  lines.push('time (s)\treads\tp50\tp95\tp99\twrites\tRSS (MiB)');
-  for (const w of report.windows) lines.push([w.at, w.reads, w.p50, w.p95, w.p99, w.writes, w.rssMiB].join('\t'));
+  lines.push('time (s)\treads\tp50\tp95\tp99\twrites\tRSS\theap\texternal\tindexes (MiB)\tGC %\tloop lag p99 (ms, since start)');
+  for (const w of report.windows) lines.push([w.at, w.reads, w.p50, w.p95, w.p99, w.writes, w.rssMiB, w.heapMiB, w.externalMiB, w.indexMiB, w.gcPercent, w.lagP99Ms].join('\t'));
   lines.push('', `imports accepted during the load: ${report.imports.accepted}, done ${report.imports.done}, failed ${report.imports.failed}; the last applied ${report.imports.lastAppliedAfterSeconds} s after the load ended`);
   lines.push(`errors (other than ${report.deliberate429} deliberate 429s): ${report.errorCount}${report.errorCount > 0 ? ', for example:' : ''}`, ...report.errors.map((e) => `  ${e}`));
   lines.push(`not applied: ${report.imports.notApplied.length}`, ...report.imports.notApplied.slice(0, 20).map((e) => `  ${e}`));
