@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
-import { ENCODED_BODY_HEADER, errorBody } from './respond';
+import { ENCODED_BODY_HEADER, errorBody, GZIP_FROM } from './respond';
 import { acceptsGzip, gzipOffThread } from './gzip';
 
 /**
@@ -26,9 +26,6 @@ export type DirectRoute = {
 type RouteHandler = DirectRoute['handler'];
 
 type Matched = { handler: RouteHandler; params: Record<string, string> };
-
-/** Next.js compresses answers over this size (its compression's threshold); smaller ones go as they are. */
-const GZIP_FROM = 1024;
 
 /** The route a request is for, with its segments decoded, or undefined (Next.js answers it). */
 export function matchDirectRoute(routes: readonly DirectRoute[], method: string | undefined, path: string): Matched | undefined {

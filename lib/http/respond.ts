@@ -87,7 +87,7 @@ export function jsonChunksResponse(chunks: Uint8Array[], acceptEncoding: string 
 export const ENCODED_BODY_HEADER = 'x-vitrine-content-encoding';
 
 /** Smaller answers go as they are (the framework's compression has the same threshold). */
-const GZIP_FROM = 1024;
+export const GZIP_FROM = 1024;
 
 /** Runs a handler body and maps anything it throws to the spec's error body, in one place. */
 export async function respond(run: () => Promise<Response>): Promise<Response> {
