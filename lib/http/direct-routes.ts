@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
-import { ENCODED_BODY_HEADER, errorBody, GZIP_FROM, madeBody } from './respond';
+import { ENCODED_BODY_HEADER, errorBody, GZIP_FROM } from './respond';
 import { acceptsGzip, gzipOffThread } from './gzip';
 
 /**
@@ -73,9 +73,7 @@ export async function answerDirectly(req: http.IncomingMessage, res: http.Server
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
   const response = await handler(request, { params: Promise.resolve(params) });
-  const made = madeBody(response);
-  // The chunks as the route made them (see madeBody), or the body read back whole.
-  let chunks: readonly Uint8Array[] = made?.gzipped ? [await made.gzipped] : (made?.chunks ?? [Buffer.from(await response.arrayBuffer())]);
+  let body: Buffer = Buffer.from(await response.arrayBuffer());
   const out: Record<string, string> = {};
   let encoded = false;
   response.headers.forEach((value, name) => {
@@ -84,19 +82,11 @@ export async function answerDirectly(req: http.IncomingMessage, res: http.Server
       encoded = true;
     } else out[name] = value;
   });
-  let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  if (!encoded && length >= GZIP_FROM && acceptsGzip(req.headers['accept-encoding'] ?? null)) {
-    chunks = [await gzipOffThread(Buffer.concat(chunks, length))];
-    length = chunks[0].byteLength;
+  if (!encoded && body.byteLength >= GZIP_FROM && acceptsGzip(req.headers['accept-encoding'] ?? null)) {
+    body = await gzipOffThread(body);
     out['content-encoding'] = 'gzip';
   }
   if (!out.vary) out.vary = 'Accept-Encoding';
-  out['content-length'] = String(length);
-  res.writeHead(response.status, out);
-  // One write to the socket for all the chunks (writev).
-  res.cork();
-  for (const chunk of chunks) res.write(chunk);
-  res.end();
-  res.uncork();
+  out['content-length'] = String(body.byteLength);
+  res.writeHead(response.status, out).end(body);
 }

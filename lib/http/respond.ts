@@ -66,44 +66,21 @@ export function otherMethods(allowed: readonly (typeof METHODS)[number][]): Reco
 /**
  * A 200 whose JSON body is these UTF-8 chunks joined, gzipped (off the serving thread: gzip.ts)
  * when the request's Accept-Encoding takes it; the route says so under ENCODED_BODY_HEADER. The
- * body goes to the framework as one chunk, joined only when read: each chunk of a web stream costs
- * the serving thread a round of promises on its way to the socket, more than copying ~100 KB once.
- * The direct path reads none of it back (madeBody).
+ * body goes to the framework as one chunk: each chunk of a web stream costs the serving thread a
+ * round of promises on its way to the socket, more than copying ~100 KB once.
  */
 export function jsonChunksResponse(chunks: Uint8Array[], acceptEncoding: string | null): Response {
+  const joined = Buffer.concat(chunks);
   const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
-  let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  const made: MadeBody = length < GZIP_FROM || !acceptsGzip(acceptEncoding) ? { chunks, gzipped: null } : { chunks: [], gzipped: gzipOffThread(Buffer.concat(chunks, length)) };
-  if (made.gzipped) headers[ENCODED_BODY_HEADER] = 'gzip';
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        controller.enqueue(made.gzipped ? await made.gzipped : Buffer.concat(chunks, length));
-        controller.close();
-      },
+  if (joined.byteLength < GZIP_FROM || !acceptsGzip(acceptEncoding)) return new Response(joined, { headers });
+  headers[ENCODED_BODY_HEADER] = 'gzip';
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(await gzipOffThread(joined));
+      controller.close();
     },
-    { highWaterMark: 0 },
-  );
-  const response = new Response(body, { headers });
-  madeBodies.set(response, made);
-  return response;
-}
-
-/** The body jsonChunksResponse made a Response of: its chunks, or (when it is gzipped) the gzip member. */
-export type MadeBody = { chunks: readonly Uint8Array[]; gzipped: Promise<Buffer> | null };
-
-const madeBodies = new WeakMap<Response, MadeBody>();
-
-/**
- * The body a Response of jsonChunksResponse was made of, for the direct path (direct-routes.ts)
- * to write as it is. Read back through the Response, each answer was copied twice more (joined,
- * then by undici as it read it whole): under the soak's reads that was ~20 MB/s of array buffers,
- * the churn that started most of V8's full collections ("external memory pressure", one every
- * ~2 s, each marking the whole heap).
- */
-export function madeBody(response: Response): MadeBody | undefined {
-  return madeBodies.get(response);
+  });
+  return new Response(body, { headers });
 }
 
 /** The body's Content-Encoding, under a name the framework passes on (bin/start.ts sends it as Content-Encoding). */
