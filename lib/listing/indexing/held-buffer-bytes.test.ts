@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { heldBufferBytes } from './index-bytes';
 import type { ShopIndex } from './shop-index';
-import { Memo } from '../index-memo';
+import { Memo } from './memo';
 
 describe('heldBufferBytes', () => {
   it('counts every array buffer an index reaches once, shared or not, views of one buffer included', () => {

@@ -5,7 +5,7 @@ import { bool, epochMs, float8, float8OrNaN, isNull, text, textOrNull, type Bina
 import { BytesTable } from './bytes-table';
 import type { CategoryNode } from '@/lib/catalog/tree';
 import { facetTokenList, foldCase, parseParamToken, TOKEN_SEPARATOR } from '@/lib/catalog/facet-tokens';
-import { Memo } from '../index-memo';
+import { Memo } from './memo';
 import { loadOfId, orderByGroup, orderDocuments } from './document-order';
 import { F_AVAILABLE, F_CATEGORIES, F_DATE, F_DISCOUNT, F_FASHION, F_GROUP, F_ID, F_MARGIN, F_MERCHANTS, F_OFFERS, F_OLDPRICE, F_PARAMS, F_PICTURE, F_PRICE, F_RATING, F_SALES, F_TOKENS, F_VALUES, F_BRAND } from './index-source';
 import { FloatList, IntList } from './int-list';

@@ -1,4 +1,4 @@
-import { Memo, memoBytes, memoValues } from '../index-memo';
+import { Memo, memoBytes, memoValues } from './memo';
 import type { ShopIndex } from './shop-index';
 
 /**

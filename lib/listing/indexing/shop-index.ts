@@ -1,5 +1,5 @@
 import type { CategoryNode } from '@/lib/catalog/tree';
-import type { Memo } from '../index-memo';
+import type { Memo } from './memo';
 import type { Bitset } from './bitset';
 import type { StringTable } from './string-table';
 
