@@ -1,6 +1,6 @@
 import type { CategoryLink } from './category-links';
 import type { DimColumn, FacetCounts, Located, LocationBase, Scratch, Shown, Walk, Work } from './engine';
-import type { Memo } from './indexing';
+import type { Memo, MemoTypeName, MemoTypes } from './indexing';
 import type { SearchIndex, SearchScratch } from './search';
 import type { KeptProducts } from './stored-products';
 
@@ -8,6 +8,8 @@ import type { KeptProducts } from './stored-products';
 // carries of them, how they count in the budget) holds what the layers above the index make: their
 // types are registered here, above both, so the index's own layer imports none of them.
 
+// The augmentation names the module that declares MemoTypes (inside the indexing folder, past its
+// surface): declaration merging needs the declaring module's own path.
 declare module './indexing/memo' {
   interface MemoTypes {
     Scratch: Scratch;
@@ -24,6 +26,10 @@ declare module './indexing/memo' {
     KeptProducts: KeptProducts;
   }
 }
+
+// Every name registered: this fails to compile when one is missing or misspelt above.
+const everyTypeRegistered: [Exclude<MemoTypeName, keyof MemoTypes>] extends [never] ? true : never = true;
+void everyTypeRegistered;
 
 export { Memo, MEMO_RULES, keptBytes, keptUtf8, memoAfterStockPatch, memoBytes, memoValues, type FacetBlocks, type FacetOrders, type LabelOrder } from './indexing';
 

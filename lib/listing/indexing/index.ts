@@ -13,4 +13,4 @@ export * from './bitset';
 export { cheaper, cheapestOffers, type OfferLists } from './cheapest-offers';
 export { sortInTurns } from './sort-in-turns';
 export { FloatList, IntList } from './int-list';
-export { Memo, MEMO_RULES, keptBytes, keptUtf8, memoAfterStockPatch, memoBytes, memoValues, type FacetBlocks, type FacetOrders, type LabelOrder, type MemoTypes } from './memo';
+export { Memo, MEMO_RULES, keptBytes, keptUtf8, memoAfterStockPatch, memoBytes, memoValues, type FacetBlocks, type FacetOrders, type LabelOrder, type MemoTypeName, type MemoTypes } from './memo';

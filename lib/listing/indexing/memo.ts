@@ -8,19 +8,20 @@ import type { Bitset } from './bitset';
 // The index carries its memo, but most entries are made by the layers above it (the engine,
 // search, the answer), whose types this layer does not import: they register them in MemoTypes
 // (lib/listing/index-memo.ts, by declaration merging), so the index's layer names none of them
-// and no import goes back up. Unregistered, an entry's type is what this layer itself reads of it.
+// and no import goes back up. Every name in MemoTypeName must be registered: index-memo.ts fails
+// to compile otherwise (an unregistered entry would be `unknown`).
+
+/** The names of the entry types the layers above register. */
+export type MemoTypeName = 'Scratch' | 'Work' | 'DimColumn' | 'FacetCounts' | 'Shown' | 'Located' | 'Walk' | 'LocationBase' | 'SearchIndex' | 'SearchScratch' | 'CategoryLink' | 'KeptProducts';
 
 /** The types of the entries the layers above make, by name (lib/listing/index-memo.ts registers them). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface MemoTypes {}
 
-/** What this layer reads of an entry, where it reads anything (build-index.ts: the kept rows' ids). */
-type Read = { KeptProducts: { rows: ReadonlyMap<string, unknown> } };
-
-type Registered<K extends string> = K extends keyof MemoTypes ? MemoTypes[K] : K extends keyof Read ? Read[K] : unknown;
+type Registered<K extends MemoTypeName> = K extends keyof MemoTypes ? MemoTypes[K] : unknown;
 
 export class Memo {
-  // The engine (engine.ts).
+  // The engine (lib/listing/engine).
   /** Location prices written over a copy of the price columns. */
   scratch: Registered<'Scratch'> | undefined = undefined;
   /** Buffers of the catalog's size every query works in. */

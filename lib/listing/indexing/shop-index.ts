@@ -109,7 +109,7 @@ export type ShopIndex = {
   // A rebuild's: the ids whose rows it read again (changed since the index it replayed); what was
   // kept for the others' rows still holds (index-store.ts carries it). Null for other builds.
   reread: ReadonlySet<string> | null;
-  // What queries make once and keep with this version (index-memo.ts).
+  // What queries make once and keep with this version (memo.ts).
   memo: Memo;
 };
 
