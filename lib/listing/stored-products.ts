@@ -11,8 +11,14 @@ import type { ShopIndex } from './indexing';
 /** A stored product with its location offers as stored (`products.offers`, JSON text or null): a page at a location shows their stock. */
 export type KeptProduct = StoredProduct & { offers: string | null };
 
-/** Products kept per index, the least recently shown dropped first. */
-export const KEPT_PRODUCTS = 4_096;
+/**
+ * Products kept per index, the least recently shown dropped first: ~40 pages of 24. Parsed rows
+ * are the heap's largest part and every full collection marks them all: with 4,096 a shop, the
+ * soak's 20 shops kept ~80,000 (heap 300 → 500 MB over two minutes, listing p95 120 → 490 ms as
+ * it grew); with 1,024, heap 246–315 MB and p95 98–183 ms throughout (docs/reliability.md,
+ * session 46).
+ */
+export const KEPT_PRODUCTS = 1_024;
 
 /**
  * Parsed, a product's `data` takes about this many bytes of heap per character of its text (2.07
