@@ -42,8 +42,8 @@ const indexingSurfaceOnly = {
 };
 
 // The listing engine (lib/listing/engine) sits on the index (its surface, the memo's class
-// included) and the query's type; the rest of lib/listing (listing.ts, index-store.ts, search.ts…) and its callers import its
-// index.ts only.
+// included) and the query's type; the rest of lib/listing (listing.ts, index-store.ts,
+// search.ts…) and its callers import its index.ts only.
 const ENGINE_SIBLINGS = ['indexing', 'query'];
 const engineSurfaceOnly = {
   group: ['@/lib/listing/engine/*', './engine/*', '../engine/*'],
